@@ -1,0 +1,187 @@
+"""ANALYZE: subject, grade band, difficulty and language from the problem text.
+
+A transparent rule-based classifier: cheap, deterministic, and good enough to route and to
+group analytics. The caller's subject/grade hints, when given, win.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+Language = Literal["zh", "en"]
+GradeBand = Literal["primary", "middle", "high"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_SUBJECT_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "physics": (
+        "velocity",
+        "acceleration",
+        "force",
+        "newton",
+        "joule",
+        "voltage",
+        "current",
+        "resistance",
+        "momentum",
+        "速度",
+        "加速度",
+        "牛顿",
+        "电压",
+        "电流",
+        "电阻",
+        "功率",
+        "摩擦",
+        "重力",
+    ),
+    "chemistry": (
+        "mole",
+        "molar",
+        "reaction",
+        "atom",
+        "molecule",
+        "acid",
+        "base",
+        "ion",
+        "化学",
+        "摩尔",
+        "反应",
+        "原子",
+        "分子",
+        "溶液",
+        "化合价",
+    ),
+    "biology": (
+        "cell",
+        "photosynthesis",
+        "gene",
+        "dna",
+        "organism",
+        "enzyme",
+        "细胞",
+        "光合",
+        "基因",
+        "遗传",
+        "生物",
+    ),
+    "math": (
+        "solve",
+        "equation",
+        "calculate",
+        "fraction",
+        "percent",
+        "area",
+        "perimeter",
+        "sum",
+        "product",
+        "how many",
+        "how much",
+        "方程",
+        "计算",
+        "分数",
+        "面积",
+        "周长",
+        "多少",
+        "几",
+        "求",
+    ),
+}
+_TOPICS: list[tuple[str, re.Pattern[str]]] = [
+    ("trigonometry", re.compile(r"\b(sin|cos|tan)\b|三角函数")),
+    ("calculus", re.compile(r"derivative|integral|limit|导数|积分|极限", re.I)),
+    ("logarithms", re.compile(r"\blog\b|\bln\b|对数")),
+    ("quadratic_equation", re.compile(r"[a-z]\s*(\^|\*\*)\s*2|[a-z]²|一元二次")),
+    ("system_of_equations", re.compile(r"=.*[,;，；].*=|方程组|system", re.I | re.S)),
+    ("linear_equation", re.compile(r"\d*\s*[a-z]\s*[-+*/=]|[-+=]\s*\d*[a-z]\b|方程")),
+    ("percentage", re.compile(r"%|percent|百分")),
+    ("fractions", re.compile(r"\d+\s*/\s*\d+|\\frac|分数")),
+    ("decimals", re.compile(r"\d\.\d")),
+    ("word_problem", re.compile(r"[A-Za-z]{3,}(\s+[A-Za-z]{3,}){6,}|[\u4e00-\u9fff]{12,}")),
+]
+_HIGH_TOPICS = {"trigonometry", "calculus", "logarithms"}
+_MIDDLE_TOPICS = {"quadratic_equation", "system_of_equations", "linear_equation"}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    subject: str
+    grade_band: GradeBand
+    difficulty: Difficulty
+    language: Language
+    topics: list[str] = field(default_factory=list)
+
+
+def detect_language(text: str) -> Language:
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return "en"
+    return "zh" if sum(bool(_CJK.match(c)) for c in letters) / len(letters) > 0.2 else "en"
+
+
+def detect_topics(text: str) -> list[str]:
+    topics = [name for name, pattern in _TOPICS if pattern.search(text)]
+    if "system_of_equations" in topics and "linear_equation" in topics:
+        topics.remove("linear_equation")
+    if "quadratic_equation" in topics and "linear_equation" in topics:
+        topics.remove("linear_equation")
+    return topics
+
+
+def _subject(text: str) -> str:
+    lowered = text.lower()
+    scores = {s: sum(k in lowered for k in kws) for s, kws in _SUBJECT_KEYWORDS.items()}
+    best = max(scores, key=lambda s: scores[s])
+    if scores[best]:
+        return best
+    return "math" if re.search(r"\d", text) else "general"
+
+
+def _difficulty(text: str, topics: list[str]) -> Difficulty:
+    numbers = len(re.findall(r"\d+(?:\.\d+)?", text))
+    operations = len(re.findall(r"[-+*/^=×÷]", text))
+    points = numbers // 3 + operations // 3 + len(text) // 200
+    points += 2 * bool(set(topics) & _HIGH_TOPICS) + bool(set(topics) & _MIDDLE_TOPICS)
+    return "easy" if points <= 2 else "medium" if points <= 5 else "hard"
+
+
+def analyze(text: str, subject: str | None = None, grade: str | None = None) -> Analysis:
+    topics = detect_topics(text)
+    band: GradeBand = (
+        "high"
+        if set(topics) & _HIGH_TOPICS
+        else "middle"
+        if set(topics) & _MIDDLE_TOPICS
+        else "primary"
+    )
+    return Analysis(
+        subject=subject or _subject(text),
+        grade_band=_grade_band(grade) or band,
+        difficulty=_difficulty(text, topics),
+        language=detect_language(text),
+        topics=topics,
+    )
+
+
+def _grade_band(grade: str | None) -> GradeBand | None:
+    """Accept "7", "grade 7", "初一", "primary"... as a hint."""
+    if not grade:
+        return None
+    lowered = grade.lower()
+    for band in ("primary", "middle", "high"):
+        if band in lowered:
+            return band  # type: ignore[return-value]
+    if any(
+        k in grade for k in ("小学", "一年级", "二年级", "三年级", "四年级", "五年级", "六年级")
+    ):
+        return "primary"
+    if any(k in grade for k in ("初", "七年级", "八年级", "九年级")):
+        return "middle"
+    if "高" in grade:
+        return "high"
+    digits = re.search(r"\d+", grade)
+    if digits:
+        n = int(digits.group())
+        return "primary" if n <= 6 else "middle" if n <= 9 else "high"
+    return None

@@ -1,0 +1,124 @@
+"""POST /v1/scans (JSON text or multipart image) and GET /v1/scans/{id}."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from fastapi import APIRouter, Request, status
+from pydantic import ValidationError
+from starlette.datastructures import UploadFile
+
+from app.api.deps import ServicesDep, SessionDep
+from app.api.errors import ApiError
+from app.api.uploads import read_image
+from app.db.repositories.scans import ScanRepository
+from app.schemas.scans import ScanCreate, ScanOut, SolutionResponse
+from app.services.scans import UnreadableInput, scan_out, solution_response, submit_scan
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/v1/scans", tags=["scans"])
+
+_MULTIPART_SCHEMA = {
+    "type": "object",
+    "required": ["image"],
+    "properties": {
+        "image": {"type": "string", "format": "binary", "description": "PNG or JPEG photo"},
+        "text": {"type": "string", "description": "optional typed text to go with the image"},
+        "subject": {"type": "string"},
+        "grade": {"type": "string"},
+    },
+}
+_OPENAPI_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/ScanCreate"}},
+            "multipart/form-data": {"schema": _MULTIPART_SCHEMA},
+        },
+    }
+}
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=SolutionResponse,
+    openapi_extra=_OPENAPI_BODY,
+    responses={
+        413: {"description": "upload too large"},
+        415: {"description": "not an image"},
+        422: {"description": "invalid or unreadable problem"},
+    },
+)
+async def create_scan(
+    request: Request, services: ServicesDep, session: SessionDep
+) -> SolutionResponse:
+    limits = services.settings.input
+    content_type = request.headers.get("content-type", "")
+    length = request.headers.get("content-length")
+    if length and length.isdigit() and int(length) > limits.max_upload_bytes + 64 * 1024:
+        raise ApiError(
+            413, "payload_too_large", f"request body is larger than {limits.max_upload_bytes} bytes"
+        )
+    image: bytes | None = None
+    if content_type.startswith("multipart/form-data"):
+        form = await request.form(max_files=1, max_fields=8)
+        upload = form.get("image")
+        if not isinstance(upload, UploadFile):
+            raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
+        image = await read_image(
+            upload, max_bytes=limits.max_upload_bytes, max_pixels=limits.max_image_pixels
+        )
+        text, subject, grade = (_form_str(form, k) for k in ("text", "subject", "grade"))
+    elif content_type.startswith("application/json") or not content_type:
+        try:
+            body = ScanCreate.model_validate_json(await request.body())
+        except ValidationError as exc:
+            raise _validation_error(exc) from exc
+        text, subject, grade = body.text, body.subject, body.grade
+    else:
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "send application/json with 'text' or multipart/form-data with 'image'",
+        )
+    if text is not None and len(text) > limits.max_text_chars:
+        raise ApiError(
+            422, "text_too_long", f"text is longer than {limits.max_text_chars} characters"
+        )
+
+    try:
+        scan, solution = await submit_scan(
+            services, session, text=text, image=image, subject=subject, grade=grade
+        )
+    except UnreadableInput as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+    await session.commit()  # stored before the evaluation is enqueued and before the 201
+    try:
+        await services.queue.enqueue(
+            "deep_evaluate", str(solution.id), job_id=f"deep_evaluate:{solution.id}"
+        )
+    except Exception:  # the answer is stored; a missed evaluation must not fail the request
+        log.exception("could not enqueue deep_evaluate for %s", solution.id)
+    return solution_response(scan, solution)
+
+
+@router.get("/{scan_id}", response_model=ScanOut, responses={404: {"description": "no such scan"}})
+async def get_scan(scan_id: uuid.UUID, session: SessionDep) -> ScanOut:
+    scan = await ScanRepository(session).get_scan(scan_id)
+    if scan is None:
+        raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
+    return scan_out(scan)
+
+
+def _form_str(form: object, key: str) -> str | None:
+    value = form.get(key)  # type: ignore[attr-defined]
+    return value.strip() or None if isinstance(value, str) else None
+
+
+def _validation_error(exc: ValidationError) -> ApiError:
+    problems = "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()
+    )
+    return ApiError(422, "invalid_request", problems)

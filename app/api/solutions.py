@@ -1,0 +1,27 @@
+"""GET /v1/solutions/{id}: the answer with every verdict and the deep evaluation."""
+
+from __future__ import annotations
+
+import uuid
+
+from fastapi import APIRouter
+
+from app.api.deps import SessionDep
+from app.api.errors import ApiError
+from app.db.repositories.scans import ScanRepository
+from app.schemas.scans import SolutionDetail
+from app.services.scans import solution_detail
+
+router = APIRouter(prefix="/v1/solutions", tags=["solutions"])
+
+
+@router.get(
+    "/{solution_id}",
+    response_model=SolutionDetail,
+    responses={404: {"description": "no such solution"}},
+)
+async def get_solution(solution_id: uuid.UUID, session: SessionDep) -> SolutionDetail:
+    solution = await ScanRepository(session).get_solution(solution_id)
+    if solution is None:
+        raise ApiError(404, "not_found", f"solution {solution_id} does not exist")
+    return solution_detail(solution)

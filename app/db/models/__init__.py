@@ -1,0 +1,6 @@
+from app.db.models.problem_bank import ProblemBankEntry
+from app.db.models.scan import Scan
+from app.db.models.solution import Solution
+from app.db.models.verification import VerificationRecord
+
+__all__ = ["ProblemBankEntry", "Scan", "Solution", "VerificationRecord"]

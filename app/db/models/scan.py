@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Float, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db.base import Base
+from app.db.jsonb import PydanticJSON
+from app.db.models._columns import CreatedAt, UUIDPk
+
+if TYPE_CHECKING:
+    from app.db.models.solution import Solution
+
+
+class Scan(Base):
+    """What the student sent, and what ANALYZE made of it."""
+
+    __tablename__ = "scans"
+
+    id: Mapped[UUIDPk]
+    created_at: Mapped[CreatedAt]
+    source: Mapped[str] = mapped_column(String(16))  # text | image
+    problem_text: Mapped[str] = mapped_column(Text)
+    image_sha256: Mapped[str | None] = mapped_column(String(64))
+    image_bytes: Mapped[int | None]
+    ocr_confidence: Mapped[float | None] = mapped_column(Float)
+    subject: Mapped[str] = mapped_column(String(32), index=True)
+    grade_band: Mapped[str] = mapped_column(String(16))
+    difficulty: Mapped[str] = mapped_column(String(16), index=True)
+    language: Mapped[str] = mapped_column(String(8))
+    topics: Mapped[list[str]] = mapped_column(PydanticJSON(list[str]), default=list)
+
+    solutions: Mapped[list[Solution]] = relationship(
+        back_populates="scan", order_by="Solution.created_at", lazy="raise"
+    )

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Float, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db.base import Base
+from app.db.jsonb import PydanticJSON
+from app.db.models._columns import CreatedAt, UUIDPk
+from app.llm.tasks import SolveStep
+from app.schemas.evaluation import DeepEvaluation
+
+if TYPE_CHECKING:
+    from app.db.models.scan import Scan
+    from app.db.models.verification import VerificationRecord
+
+
+class Solution(Base):
+    """The answer returned to the student, with its verification badge."""
+
+    __tablename__ = "solutions"
+
+    id: Mapped[UUIDPk]
+    created_at: Mapped[CreatedAt]
+    scan_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("scans.id", ondelete="CASCADE"), index=True
+    )
+    provider: Mapped[str | None] = mapped_column(String(64), index=True)
+    model: Mapped[str | None] = mapped_column(String(128))
+    final_answer: Mapped[str | None] = mapped_column(Text)
+    steps: Mapped[list[SolveStep]] = mapped_column(PydanticJSON(list[SolveStep]), default=list)
+    verification_status: Mapped[str] = mapped_column(String(16), index=True)
+    verification_confidence: Mapped[float] = mapped_column(Float, default=0.0)
+    caution_reason: Mapped[str | None] = mapped_column(Text)
+    independent_answer: Mapped[str | None] = mapped_column(Text)
+    ground_truth: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(default=0)
+    providers_tried: Mapped[list[str]] = mapped_column(PydanticJSON(list[str]), default=list)
+    knowledge_points: Mapped[list[str]] = mapped_column(PydanticJSON(list[str]), default=list)
+    hint: Mapped[str | None] = mapped_column(Text)
+    latency_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    # Filled in by the worker after the response (seed §4); null until then.
+    deep_evaluation: Mapped[DeepEvaluation | None] = mapped_column(PydanticJSON(DeepEvaluation))
+
+    scan: Mapped[Scan] = relationship(back_populates="solutions", lazy="raise")
+    verifications: Mapped[list[VerificationRecord]] = relationship(
+        back_populates="solution", order_by="VerificationRecord.created_at", lazy="raise"
+    )

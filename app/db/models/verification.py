@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Float, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db.base import Base
+from app.db.models._columns import CreatedAt, UUIDPk
+
+if TYPE_CHECKING:
+    from app.db.models.solution import Solution
+
+
+class VerificationRecord(Base):
+    """One verdict by one verifier on one attempt (quick verify now; consensus/spot later)."""
+
+    __tablename__ = "verifications"
+
+    id: Mapped[UUIDPk]
+    created_at: Mapped[CreatedAt]
+    solution_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("solutions.id", ondelete="CASCADE"), index=True
+    )
+    tier: Mapped[str] = mapped_column(String(16))  # quick | consensus | spot
+    attempt: Mapped[int] = mapped_column(default=1)
+    answer_provider: Mapped[str | None] = mapped_column(String(64))  # whose answer was judged
+    answer: Mapped[str | None] = mapped_column(Text)
+    method: Mapped[str] = mapped_column(String(16), index=True)  # programmatic|ground_truth|llm
+    verifier_id: Mapped[str] = mapped_column(String(128))
+    verdict: Mapped[str] = mapped_column(String(8))  # approve | reject | abstain
+    score: Mapped[float | None] = mapped_column(Float)
+    rationale: Mapped[str | None] = mapped_column(Text)
+    independent_answer: Mapped[str | None] = mapped_column(Text)
+    latency_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    tokens: Mapped[int] = mapped_column(default=0)
+
+    solution: Mapped[Solution] = relationship(back_populates="verifications", lazy="raise")

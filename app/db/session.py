@@ -1,0 +1,42 @@
+"""Engine and sessionmaker from settings; SQLite gets WAL and foreign keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from app.settings import DatabaseSettings
+
+
+def create_engine(settings: DatabaseSettings) -> AsyncEngine:
+    kwargs: dict[str, Any] = {"echo": settings.echo}
+    if settings.is_sqlite:
+        kwargs["connect_args"] = {"timeout": 30}
+    else:
+        # pre_ping: a pooled connection that died with a Postgres restart is replaced, not used.
+        kwargs.update(
+            pool_size=settings.pool_size, max_overflow=settings.pool_size, pool_pre_ping=True
+        )
+    engine = create_async_engine(settings.url, **kwargs)
+    if settings.is_sqlite:
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,30 @@
+"""The one interface the pipeline, the verifiers and the worker use to talk to any model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from app.llm.types import Message, ModelResponse
+
+# What a client can be asked to do. The symbolic solver only solves; LLMs do everything.
+Capability = Literal["solve", "verify", "evaluate"]
+
+
+@runtime_checkable
+class ModelClient(Protocol):
+    provider: str
+    model: str
+    capabilities: frozenset[Capability]
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+        timeout: float | None = None,
+    ) -> ModelResponse:
+        """One completion. Raises ProviderError subclasses; never returns a partial reply."""
+        ...

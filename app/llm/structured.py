@@ -1,0 +1,88 @@
+"""Get structured data out of model text, however it was wrapped.
+
+Models put JSON in code fences, surround it with prose, leave trailing commas or write it with
+full-width Chinese punctuation. `extract_json` tolerates all of that; when nothing parses it
+returns None and the caller records an abstention, never a guess.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_FULL_WIDTH = str.maketrans(
+    {"｛": "{", "｝": "}", "：": ":", "，": ",", "“": '"', "”": '"', "［": "[", "］": "]"}
+)
+_VERDICT_LINE = re.compile(r"FINAL\s+VERIFICATION\s+ANSWER\s*[:：]\s*\**\s*(True|False)", re.I)
+
+
+def _candidates(text: str) -> list[str]:
+    found = [m.strip() for m in _FENCE.findall(text)]
+    # Every balanced {...} span, outermost first, so prose around the object is ignored.
+    depth, start = 0, None
+    for i, ch in enumerate(text):
+        if ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0 and start is not None:
+                found.append(text[start : i + 1])
+    return found
+
+
+def _loads(candidate: str) -> dict[str, Any] | None:
+    for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
+        try:
+            value = json.loads(attempt)
+        except json.JSONDecodeError:
+            continue
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def extract_json(text: str) -> dict[str, Any] | None:
+    """The first JSON object in `text` that parses, or None."""
+    if not text:
+        return None
+    for source in (text, text.translate(_FULL_WIDTH)):
+        for candidate in _candidates(source):
+            value = _loads(candidate)
+            if value is not None:
+                return value
+    return None
+
+
+def extract_verdict_line(text: str) -> bool | None:
+    """MAV's "FINAL VERIFICATION ANSWER: True/False" (the last one wins), or None."""
+    matches = _VERDICT_LINE.findall(text or "")
+    return matches[-1].lower() == "true" if matches else None
+
+
+def coerce_bool(value: Any) -> bool | None:
+    """JSON booleans, and the strings models write instead of them ("true", "是", "正确")."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if v in {"true", "yes", "correct", "是", "正确", "对"}:
+            return True
+        if v in {"false", "no", "incorrect", "wrong", "否", "错误", "错", "不正确"}:
+            return False
+    return None
+
+
+def coerce_probability(value: Any) -> float | None:
+    try:
+        number = float(str(value).strip().rstrip("%")) if value is not None else None
+    except ValueError:
+        return None
+    if number is None:
+        return None
+    if (isinstance(value, str) and value.strip().endswith("%")) or number > 1:
+        number /= 100
+    return min(max(number, 0.0), 1.0)

@@ -1,0 +1,59 @@
+"""SOLVE: ask the next provider on the subject's route that has not been tried yet."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import ValidationError
+
+from app.llm.errors import CannotAnswer, ProviderError
+from app.llm.structured import extract_json
+from app.llm.tasks import SolveOutput, schema_of
+from app.pipeline.context import PipelineContext
+from app.pipeline.prompts import solve as prompts
+from app.pipeline.state import SolveState
+
+SOLVE_TIMEOUT_S = 60.0
+
+
+async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
+    registry = runtime.context.registry
+    previous = None
+    if state.solution is not None and state.verify_passed is False:
+        previous = (state.solution.final_answer, state.verify_error or "rejected")
+    messages = prompts.build(
+        state.problem_text,
+        state.language,
+        [(e.question, e.solution) for e in state.examples],
+        previous,
+    )
+    tried: list[str] = []
+    errors: list[str] = []
+    while name := registry.next_solver(state.subject, [*state.provider_history, *tried]):
+        tried.append(name)
+        client = registry.get(name)
+        started = time.perf_counter()
+        try:
+            response = await client.generate(
+                messages, json_schema=schema_of(SolveOutput), timeout=SOLVE_TIMEOUT_S
+            )
+            output = SolveOutput.model_validate(response.data or extract_json(response.text))
+        except CannotAnswer as exc:
+            errors.append(str(exc))
+            continue
+        except (ProviderError, ValidationError) as exc:
+            errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
+            continue
+        return {
+            "solution": output,
+            "provider": response.provider,
+            "model": response.model,
+            "solve_latency_ms": (time.perf_counter() - started) * 1000,
+            "attempt_count": state.attempt_count + 1,
+            "solved_this_round": True,
+            "provider_history": tried,
+            "solve_errors": errors,
+        }
+    return {"solved_this_round": False, "provider_history": tried, "solve_errors": errors}

@@ -1,0 +1,29 @@
+"""Conditional edges. Each returns the name of the next node."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from app.pipeline.state import SolveState
+
+
+def should_retry_after_verify(
+    state: SolveState, verified_threshold: float = 0.8, max_attempts: int = 2
+) -> Literal["enrich", "solve"]:
+    """The seed's edge (multi-model-evaluation-design.md §3), thresholds from settings."""
+    if state.verify_passed and state.verify_confidence >= verified_threshold:
+        return "enrich"  # answer verified correct
+    if state.verify_passed is None:
+        return "enrich"  # timeout/skip: proceed without verification
+    if state.attempt_count < max_attempts:
+        return "solve"  # failed verification: retry with a different provider
+    return "enrich"  # max retries reached: return with a caution flag
+
+
+def route_after_ocr(state: SolveState) -> Literal["analyze", "__end__"]:
+    return "analyze" if state.problem_text.strip() and not state.error else "__end__"
+
+
+def route_after_solve(state: SolveState) -> Literal["quick_verify", "enrich"]:
+    """No provider produced a (new) solution: nothing to verify, report what we have."""
+    return "quick_verify" if state.solved_this_round else "enrich"

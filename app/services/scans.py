@@ -1,0 +1,154 @@
+"""Submit a scan: run the pipeline, then stage the rows. The caller commits."""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Scan, Solution, VerificationRecord
+from app.db.repositories.scans import ScanRepository
+from app.pipeline.graph import run_pipeline
+from app.pipeline.state import SolveState
+from app.runtime import Services
+from app.schemas.scans import ScanOut, SolutionDetail, SolutionResponse, Step, VerificationOut
+
+
+class UnreadableInput(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_UNREADABLE = {
+    "no_text_found": "no text was found in the image",
+    "ocr_unavailable": "this server cannot read images",
+}
+
+
+async def submit_scan(
+    services: Services,
+    session: AsyncSession,
+    *,
+    text: str | None = None,
+    image: bytes | None = None,
+    subject: str | None = None,
+    grade: str | None = None,
+) -> tuple[Scan, Solution]:
+    state = SolveState(problem_text=text or "", image=image, subject_hint=subject, grade_hint=grade)
+    result = await run_pipeline(services.graph, services.pipeline, state)
+    if result.error or not result.problem_text.strip():
+        code = result.error or "no_text_found"
+        raise UnreadableInput(code, _UNREADABLE.get(code, code))
+    scan, solution, verifications = _rows(result, image)
+    ScanRepository(session).add_all(scan, solution, verifications)
+    return scan, solution
+
+
+def _rows(
+    result: SolveState, image: bytes | None
+) -> tuple[Scan, Solution, list[VerificationRecord]]:
+    scan = Scan(
+        source="image" if image is not None else "text",
+        problem_text=result.problem_text,
+        image_sha256=hashlib.sha256(image).hexdigest() if image is not None else None,
+        image_bytes=len(image) if image is not None else None,
+        ocr_confidence=result.ocr_confidence,
+        subject=result.subject,
+        grade_band=result.grade_band,
+        difficulty=result.difficulty,
+        language=result.language,
+        topics=result.topics,
+    )
+    solution = Solution(
+        scan=scan,
+        provider=result.provider,
+        model=result.model,
+        final_answer=result.solution.final_answer if result.solution else None,
+        steps=result.solution.steps if result.solution else [],
+        verification_status=result.verification_status,
+        verification_confidence=result.verify_confidence,
+        caution_reason=result.caution_reason,
+        independent_answer=result.independent_answer,
+        ground_truth=result.ground_truth,
+        attempts=result.attempt_count,
+        providers_tried=result.provider_history,
+        knowledge_points=result.knowledge_points,
+        hint=result.hint,
+        latency_ms=sum(a.latency_ms for a in result.attempts),
+    )
+    verifications = [
+        VerificationRecord(
+            solution=solution,
+            tier="quick",
+            attempt=attempt.number,
+            answer_provider=attempt.provider,
+            answer=attempt.final_answer,
+            method=v.method,
+            verifier_id=v.verifier_id,
+            verdict=v.verdict,
+            score=v.score,
+            rationale=v.rationale,
+            independent_answer=v.independent_answer,
+            latency_ms=v.latency_ms,
+            tokens=v.tokens,
+        )
+        for attempt in result.attempts
+        for v in attempt.verdicts
+    ]
+    return scan, solution, verifications
+
+
+def solution_response(scan: Scan, solution: Solution) -> SolutionResponse:
+    return SolutionResponse(**_solution_fields(scan, solution))
+
+
+def solution_detail(solution: Solution) -> SolutionDetail:
+    return SolutionDetail(
+        **_solution_fields(solution.scan, solution),
+        verifications=[VerificationOut.model_validate(v) for v in solution.verifications],
+        deep_evaluation=solution.deep_evaluation,
+    )
+
+
+def scan_out(scan: Scan) -> ScanOut:
+    latest = scan.solutions[-1] if scan.solutions else None
+    return ScanOut(
+        id=scan.id,
+        created_at=scan.created_at,
+        source=scan.source,  # type: ignore[arg-type]
+        problem_text=scan.problem_text,
+        ocr_confidence=scan.ocr_confidence,
+        subject=scan.subject,
+        grade_band=scan.grade_band,
+        difficulty=scan.difficulty,
+        language=scan.language,
+        solution=solution_response(scan, latest) if latest else None,
+    )
+
+
+def _solution_fields(scan: Scan, solution: Solution) -> dict:
+    return {
+        "scan_id": scan.id,
+        "solution_id": solution.id,
+        "created_at": solution.created_at,
+        "problem_text": scan.problem_text,
+        "subject": scan.subject,
+        "grade_band": scan.grade_band,
+        "difficulty": scan.difficulty,
+        "language": scan.language,
+        "final_answer": solution.final_answer,
+        "steps": [
+            Step(index=i, description=s.description, latex=s.latex)
+            for i, s in enumerate(solution.steps, 1)
+        ],
+        "verification_status": solution.verification_status,
+        "verification_confidence": solution.verification_confidence,
+        "caution_reason": solution.caution_reason,
+        "attempts": solution.attempts,
+        "provider": solution.provider,
+        "model": solution.model,
+        "knowledge_points": solution.knowledge_points,
+        "hint": solution.hint,
+    }

@@ -1,0 +1,140 @@
+"""One Settings object, built from SOLVEVERIFY_* environment variables (and .env).
+
+Groups keep related knobs together; each group reads its own prefix so the variable names stay
+short and stable: SOLVEVERIFY_DATABASE_URL, SOLVEVERIFY_REDIS_URL, SOLVEVERIFY_VERIFY_*, ...
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _group(prefix: str) -> SettingsConfigDict:
+    return SettingsConfigDict(
+        env_prefix=prefix, env_file=".env", extra="ignore", env_file_encoding="utf-8"
+    )
+
+
+class DatabaseSettings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_DATABASE_")
+
+    # The embedded default: a SQLite file in the working directory, migrated on server start.
+    url: str = "sqlite+aiosqlite:///./solveverify.db"
+    pool_size: int = 10
+    echo: bool = False
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.startswith("sqlite")
+
+
+class RedisSettings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_REDIS_")
+
+    # Unset: deep evaluations run in-process (asyncio tasks). Set: they go to `solveverify worker`.
+    url: str | None = None
+    queue_name: str = "solveverify:queue"
+
+
+class LLMSettings(BaseSettings):
+    """Provider credentials and endpoints. A provider is configured when its key/URL is set."""
+
+    model_config = _group("SOLVEVERIFY_")
+
+    gemini_api_key: SecretStr | None = None
+    anthropic_api_key: SecretStr | None = None
+    openai_api_key: SecretStr | None = None
+    openai_compatible_base_url: str | None = None
+    openai_compatible_model: str | None = None
+    openai_compatible_api_key: SecretStr | None = None
+    llamacpp_model_path: str | None = None
+    # Static subject → provider preference until the data says otherwise (worker issue).
+    default_provider_order: list[str] = Field(
+        default_factory=lambda: [
+            "symbolic",
+            "gemini",
+            "anthropic",
+            "openai",
+            "openai_compatible",
+            "llamacpp",
+        ]
+    )
+
+
+class VerifySettings(BaseSettings):
+    """Thresholds from the seed design (multi-model-evaluation-design.md §3, DELLM validator)."""
+
+    model_config = _group("SOLVEVERIFY_VERIFY_")
+
+    verified_threshold: float = 0.8  # passed and confidence ≥ this → "verified"
+    uncertain_threshold: float = 0.6  # confidence below this is "uncertain"
+    max_attempts: int = 2  # SOLVE attempts, each on a different provider
+    quick_verify_timeout_s: float = 5.0  # hard limit for the LLM quick verify
+    programmatic_threshold: float = 0.95
+    ground_truth_threshold: float = 0.95
+    llm_threshold: float = 0.75
+    # Symbolic work runs in killable worker processes; one call may not take longer than this.
+    symbolic_timeout_s: float = 3.0
+    symbolic_workers: int = 2
+    # A retrieved bank problem counts as the same problem (ground truth) above this similarity,
+    # and only when every number in it matches.
+    ground_truth_min_similarity: float = 0.9
+
+
+class InputSettings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_INPUT_")
+
+    max_upload_bytes: int = 10 * 1024 * 1024
+    max_image_pixels: int = 40_000_000
+    max_text_chars: int = 4000
+
+
+class RetrievalSettings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_RETRIEVAL_")
+
+    # GSM8K train split, loaded into the problem bank when the bank is empty.
+    problem_bank_path: Path = REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "train.jsonl"
+    top_k: int = 3
+    load_on_start: bool = True
+
+
+class JobSettings(BaseSettings):
+    """Background jobs (deep evaluation)."""
+
+    model_config = _group("SOLVEVERIFY_WORKER_")
+
+    max_tries: int = 5
+    # Seed §4: overall = weighted average of the five scored dimensions.
+    dimension_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "correctness": 0.35,
+            "completeness": 0.2,
+            "clarity": 0.15,
+            "pedagogy": 0.15,
+            "format": 0.15,
+        }
+    )
+
+
+class Settings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_")
+
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    redis: RedisSettings = Field(default_factory=RedisSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    verify: VerifySettings = Field(default_factory=VerifySettings)
+    input: InputSettings = Field(default_factory=InputSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    worker: JobSettings = Field(default_factory=JobSettings)
+    log_level: str = "INFO"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,78 @@
+"""Run sympy/math-verify work in killable worker processes, awaited from asyncio.
+
+Sympy can take unbounded time on adversarial input and a thread cannot be stopped, so every
+symbolic call runs in a pebble process pool: the event loop never blocks, and a call that
+overruns its time limit has its worker process killed and replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import CancelledError
+from typing import Any, TypeVar
+
+from pebble import ProcessPool
+
+from app.symbolic import checker, solver
+from app.symbolic.checker import CheckResult
+from app.symbolic.solver import SymbolicSolution
+
+T = TypeVar("T")
+
+WARMUP_TIMEOUT_S = 60.0
+
+
+class SandboxTimeout(TimeoutError):
+    """A symbolic computation ran past its time limit and was killed."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox is closed or a worker process died."""
+
+
+class SymbolicSandbox:
+    def __init__(self, workers: int = 2, timeout_s: float = 3.0) -> None:
+        context = multiprocessing.get_context("forkserver")
+        # Workers fork from a server that has sympy imported already: cheap to replace.
+        context.set_forkserver_preload(["app.symbolic.checker"])
+        self._pool = ProcessPool(max_workers=workers, context=context)
+        self._workers = workers
+        self.timeout_s = timeout_s
+
+    async def _run(self, fn: Any, *args: Any, timeout: float | None = None) -> Any:
+        limit = timeout if timeout is not None else self.timeout_s
+        try:
+            future = self._pool.schedule(fn, args=args, timeout=limit)
+        except RuntimeError as exc:  # pool closed
+            raise SandboxUnavailable(str(exc)) from exc
+        try:
+            # The outer bound also covers time spent queued behind other calls.
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limit * 2)
+        except (TimeoutError, CancelledError) as exc:
+            future.cancel()
+            raise SandboxTimeout(f"{getattr(fn, '__name__', fn)} exceeded {limit:.1f}s") from exc
+        except (OSError, EOFError) as exc:  # worker died (e.g. out of memory)
+            raise SandboxUnavailable(str(exc)) from exc
+
+    async def warm_up(self) -> None:
+        """Start every worker and load sympy/math-verify before the first request needs them."""
+        await asyncio.gather(
+            *(
+                self._run(checker.check_answer, "1+1", "2", timeout=WARMUP_TIMEOUT_S)
+                for _ in range(self._workers)
+            )
+        )
+
+    async def solve(self, problem_text: str) -> SymbolicSolution | None:
+        return await self._run(solver.solve_text, problem_text)
+
+    async def check(self, problem_text: str, candidate: str) -> CheckResult:
+        return await self._run(checker.check_answer, problem_text, candidate)
+
+    async def equivalent(self, a: str, b: str) -> bool | None:
+        return await self._run(checker.answers_equivalent, a, b)
+
+    def close(self) -> None:
+        self._pool.stop()
+        self._pool.join(timeout=5)

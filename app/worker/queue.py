@@ -1,0 +1,110 @@
+"""Where background jobs go: Redis + arq when configured, in-process asyncio tasks otherwise.
+
+Both honour a caller-chosen job id, so the same job enqueued twice runs once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from arq import ArqRedis, create_pool
+from arq.connections import RedisSettings
+
+log = logging.getLogger(__name__)
+
+Task = Callable[..., Awaitable[Any]]
+
+
+class TaskQueue(Protocol):
+    async def enqueue(self, task: str, *args: Any, job_id: str) -> bool:
+        """True when the job was queued, False when a job with that id already exists."""
+        ...
+
+    async def ping(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+class InProcessQueue:
+    """Runs tasks as asyncio tasks in this process, with retries; drained on close."""
+
+    def __init__(
+        self,
+        tasks: Mapping[str, Task],
+        ctx: dict[str, Any],
+        *,
+        max_tries: int = 3,
+        retry_delay_s: float = 1.0,
+    ) -> None:
+        self.tasks = dict(tasks)
+        self.ctx = ctx
+        self.max_tries = max_tries
+        self.retry_delay_s = retry_delay_s
+        self._seen: set[str] = set()
+        self._running: set[asyncio.Task[Any]] = set()
+
+    async def enqueue(self, task: str, *args: Any, job_id: str) -> bool:
+        if task not in self.tasks:
+            raise KeyError(f"unknown task {task!r}")
+        if job_id in self._seen:
+            return False
+        self._seen.add(job_id)
+        running = asyncio.create_task(self._run(task, args, job_id), name=job_id)
+        self._running.add(running)
+        running.add_done_callback(self._running.discard)
+        return True
+
+    async def _run(self, task: str, args: tuple[Any, ...], job_id: str) -> Any:
+        for attempt in range(1, self.max_tries + 1):
+            try:
+                return await self.tasks[task]({**self.ctx, "job_try": attempt}, *args)
+            except Exception:
+                if attempt == self.max_tries:
+                    log.exception("job %s failed after %d tries", job_id, attempt)
+                    return None
+                log.warning("job %s failed (try %d), retrying", job_id, attempt, exc_info=True)
+                await asyncio.sleep(self.retry_delay_s * 2 ** (attempt - 1))
+        return None
+
+    async def join(self) -> None:
+        """Wait for every job queued so far (tests, CLI)."""
+        while self._running:
+            await asyncio.gather(*list(self._running), return_exceptions=True)
+
+    async def ping(self) -> bool:
+        return True
+
+    async def close(self, timeout: float = 30.0) -> None:
+        try:
+            await asyncio.wait_for(self.join(), timeout)
+        except TimeoutError:
+            for running in list(self._running):
+                running.cancel()
+
+
+class ArqQueue:
+    def __init__(self, pool: ArqRedis, queue_name: str) -> None:
+        self.pool = pool
+        self.queue_name = queue_name
+
+    @classmethod
+    async def connect(cls, url: str, queue_name: str) -> ArqQueue:
+        settings = RedisSettings.from_dsn(url)
+        settings.conn_retries = 1
+        return cls(await create_pool(settings, default_queue_name=queue_name), queue_name)
+
+    async def enqueue(self, task: str, *args: Any, job_id: str) -> bool:
+        job = await self.pool.enqueue_job(task, *args, _job_id=job_id, _queue_name=self.queue_name)
+        return job is not None
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.pool.ping())
+        except Exception:
+            return False
+
+    async def close(self) -> None:
+        await self.pool.aclose()

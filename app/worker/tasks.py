@@ -1,0 +1,84 @@
+"""Background tasks, arq-style: `async def task(ctx, ...)`; ctx carries the clients.
+
+ctx keys: "sessionmaker", "registry", "settings" (made in startup, or by the in-process queue).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.db.repositories.scans import ScanRepository
+from app.llm.errors import ProviderError
+from app.llm.registry import ProviderRegistry
+from app.llm.structured import extract_json
+from app.pipeline.prompts import deep_evaluate as prompts
+from app.schemas.evaluation import DeepEvaluation
+
+log = logging.getLogger(__name__)
+
+DIMENSIONS = ("correctness", "completeness", "clarity", "pedagogy", "format")
+EVALUATE_TIMEOUT_S = 120.0
+
+
+def overall(scores: dict[str, float], weights: dict[str, float]) -> float:
+    total = sum(weights[d] for d in DIMENSIONS)
+    return round(sum(scores[d] * weights[d] for d in DIMENSIONS) / total, 4)
+
+
+async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
+    """Seed §4: score a stored solution on six dimensions and store it once."""
+    registry: ProviderRegistry = ctx["registry"]
+    async with ctx["sessionmaker"]() as session:
+        repo = ScanRepository(session)
+        solution = await repo.get_solution(uuid.UUID(solution_id))
+        if solution is None:
+            return "missing"
+        if solution.deep_evaluation is not None:
+            return "already evaluated"
+        if solution.final_answer is None:
+            return "skipped: no answer to evaluate"
+        evaluators = [
+            n for n in registry.route(solution.scan.subject, "evaluate") if n != solution.provider
+        ] or registry.route("*", "evaluate")
+        if not evaluators:
+            log.info("deep_evaluate %s skipped: no evaluate-tier provider configured", solution_id)
+            return "skipped: no evaluate-tier provider configured"
+        client = registry.get(evaluators[0])
+        messages = prompts.build(
+            solution.scan.problem_text,
+            solution.final_answer,
+            solution.steps,
+            solution.scan.language,
+        )
+        try:
+            response = await client.generate(
+                messages,
+                json_schema=DeepEvaluation.model_json_schema(),
+                timeout=EVALUATE_TIMEOUT_S,
+                max_tokens=1024,
+            )
+            data = response.data or extract_json(response.text) or {}
+            scores = {d: float(data[d]) for d in DIMENSIONS}
+            evaluation = DeepEvaluation(
+                **scores,
+                overall=overall(scores, ctx["settings"].worker.dimension_weights),
+                improvement_suggestions=data.get("improvement_suggestions"),
+                better_approach=data.get("better_approach"),
+                provider=response.provider,
+                model=response.model,
+            )
+        except (KeyError, TypeError, ValueError, ValidationError) as exc:
+            # A reply we cannot read is retried by the queue; it is never stored half-parsed.
+            raise RuntimeError(f"unreadable evaluation from {client.provider}: {exc}") from exc
+        except ProviderError:
+            raise
+        stored = await repo.set_deep_evaluation(solution.id, evaluation)
+        await session.commit()
+    return "stored" if stored else "already evaluated"
+
+
+TASKS = {"deep_evaluate": deep_evaluate}
