@@ -27,15 +27,23 @@ def create_engine(settings: DatabaseSettings) -> AsyncEngine:
     engine = create_async_engine(settings.url, **kwargs)
     if settings.is_sqlite:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
     return engine
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin: without this,
+    # SAVEPOINTs (nested transactions) do not work on SQLite.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN")
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

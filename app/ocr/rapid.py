@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import threading
 from typing import Any
 
@@ -32,8 +31,7 @@ class RapidOcrReader:
             if self._engine is None:
                 from rapidocr import RapidOCR
 
-                logging.getLogger("RapidOCR").setLevel(logging.WARNING)
-                self._engine = RapidOCR()
+                self._engine = RapidOCR(params={"Global.log_level": "warning"})
             return self._engine
 
     def read_sync(self, image: bytes) -> OcrText:

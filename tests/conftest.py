@@ -1,0 +1,182 @@
+"""Shared fixtures: a warm symbolic sandbox, real Postgres and Redis, apps per backend.
+
+Postgres: each test run gets its own fresh database (created here, dropped at the end); each
+API test runs inside a transaction that is rolled back, so tests never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import get_session
+from app.db.migrate import upgrade_async
+from app.llm.base import ModelClient
+from app.llm.providers.symbolic import SymbolicClient
+from app.llm.registry import build_registry
+from app.main import create_app
+from app.pipeline.context import PipelineContext, Retriever
+from app.pipeline.graph import build_graph
+from app.runtime import Services
+from app.settings import (
+    DatabaseSettings,
+    RedisSettings,
+    RetrievalSettings,
+    Settings,
+    VerifySettings,
+)
+from app.symbolic.sandbox import SymbolicSandbox
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "SOLVEVERIFY_TEST_POSTGRES_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+REDIS_URL = os.environ.get("SOLVEVERIFY_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+GSM8K_TRAIN = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsm8k" / "train.jsonl"
+
+
+# ---------------------------------------------------------------- pipeline building blocks
+
+
+@pytest.fixture(scope="session")
+async def sandbox() -> AsyncIterator[SymbolicSandbox]:
+    box = SymbolicSandbox(workers=2, timeout_s=3.0)
+    await box.warm_up()
+    yield box
+    box.close()
+
+
+@pytest.fixture(scope="session")
+def verify_settings() -> VerifySettings:
+    return VerifySettings()
+
+
+@pytest.fixture(scope="session")
+def graph(verify_settings: VerifySettings):
+    return build_graph(verify_settings)
+
+
+@pytest.fixture
+def make_context(sandbox: SymbolicSandbox, verify_settings: VerifySettings):
+    """PipelineContext with the symbolic provider plus any scripted clients."""
+
+    def make(
+        *clients: ModelClient,
+        retriever: Retriever | None = None,
+        symbolic: bool = True,
+        verify: VerifySettings | None = None,
+    ) -> PipelineContext:
+        base = [SymbolicClient(sandbox)] if symbolic else []
+        registry = build_registry(["symbolic"], [*base, *clients])
+        return PipelineContext(registry, sandbox, verify or verify_settings, retriever=retriever)
+
+    return make
+
+
+# ---------------------------------------------------------------- real services
+
+
+async def create_postgres_database() -> str:
+    name = f"solveverify_test_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(POSTGRES_ADMIN_URL)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    return f"{base}/{name}"
+
+
+async def drop_postgres_database(url: str) -> None:
+    admin = await asyncpg.connect(POSTGRES_ADMIN_URL)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(
+    scope="session", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+async def database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[str]:
+    """A fresh, migrated database for this test run, on each backend."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'solveverify.db'}"
+        await upgrade_async(url)
+        yield url
+        return
+    url = await create_postgres_database()
+    await upgrade_async(url)
+    yield url
+    await drop_postgres_database(url)
+
+
+def settings_for(database_url: str, **redis: str) -> Settings:
+    return Settings(
+        database=DatabaseSettings(url=database_url),
+        redis=RedisSettings(**redis),
+        retrieval=RetrievalSettings(problem_bank_path=GSM8K_TRAIN),
+    )
+
+
+@pytest.fixture(scope="session")
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    """The real app (lifespan and all) on each backend, opened once per test session."""
+    application = create_app(settings_for(database_url))
+    async with LifespanManager(application, startup_timeout=120, shutdown_timeout=60):
+        yield application
+
+
+@pytest.fixture
+def services(app: FastAPI) -> Services:
+    return app.state.services
+
+
+@pytest.fixture
+async def session(services: Services) -> AsyncIterator[AsyncSession]:
+    """A session inside a transaction that is rolled back after the test."""
+    async with services.engine.connect() as connection:
+        transaction = await connection.begin()
+        db_session = AsyncSession(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
+        try:
+            yield db_session
+        finally:
+            await db_session.close()
+            await transaction.rollback()
+
+
+@pytest.fixture
+async def client(app: FastAPI, session: AsyncSession) -> AsyncIterator[httpx.AsyncClient]:
+    async def test_session() -> AsyncIterator[AsyncSession]:
+        yield session
+
+    app.dependency_overrides[get_session] = test_session
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        yield http
+    app.dependency_overrides.clear()
+
+
+@pytest.fixture
+def with_clients(services: Services, monkeypatch: pytest.MonkeyPatch):
+    """Add scripted providers to the running app for one test."""
+
+    def add(*clients: ModelClient, symbolic: bool = True) -> None:
+        base = [services.registry.get("symbolic")] if symbolic else []
+        registry = build_registry(services.settings.llm.default_provider_order, [*base, *clients])
+        monkeypatch.setattr(services, "pipeline", replace(services.pipeline, registry=registry))
+
+    return add
