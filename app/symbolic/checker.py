@@ -51,8 +51,19 @@ _ASSIGNMENT = re.compile(r"([a-zA-Z])\s*=\s*([^,;=]+?)(?=\s*(?:,|;|\bor\b|\band\
 _UNITS = re.compile(r"(?<=\d)\s*[a-zA-Z\u4e00-\u9fff]{2,}\.?$|^\s*(?:\$|¥|￥|€|£)")
 
 
+_SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])[₀-₉]+")  # x₁ = 2, x₂ = 3 name roots of one x
+_PLUS_MINUS = re.compile(r"(?:([a-zA-Z])\s*=\s*)?±\s*([^,;]+)")
+
+
+def _expand_plus_minus(match: re.Match[str]) -> str:
+    name, value = match.group(1), match.group(2).strip()
+    prefix = f"{name} = " if name else ""
+    return f"{prefix}{value} or {prefix}-({value})"
+
+
 def _clean_candidate(text: str) -> str:
-    text = normalize(text).strip()
+    text = _SUBSCRIPT_INDEX.sub(r"\1", text.replace("\\pm", "±"))
+    text = _PLUS_MINUS.sub(_expand_plus_minus, normalize(text).strip())
     text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。")
     text = text.strip("() ") if text.count("(") == 1 and text.startswith("(") else text
     return expand_mixed_numbers(text)

@@ -75,6 +75,10 @@ _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 _TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
 _MATH_RUN = re.compile(r"[0-9a-zA-Z+\-*/^().=?\s]+")
 _WORD = re.compile(r"[a-zA-Z]{2,}")
+_ASK_WORDS = r"(?:what\s+is|what's|calculate|compute|evaluate|simplify|work\s+out|计算|求)"
+_ASKS_FOR_EXPRESSION = re.compile(
+    r"\d\s*[a-zA-Z](?![a-zA-Z])|(?<![a-zA-Z])[a-zA-Z]\s*[-+*/^]\s*[\w(]"
+)
 _SEPARATORS = re.compile(r"[,;:\n]|\band\b|\bif\b|\bthen\b|\bwhere\b", re.IGNORECASE)
 
 
@@ -93,16 +97,35 @@ def _rewrite_percentages(text: str) -> str:
     return _PERCENT.sub(r"(\1/100)", text)
 
 
-def _is_mostly_math(text: str, math_spans: list[str]) -> bool:
-    rest = text
-    for span in math_spans:
-        rest = rest.replace(span, " ")
+def _outside(text: str, spans: list[str]) -> str:
+    for span in spans:
+        text = text.replace(span, " ")
+    return text
+
+
+def _only_instructions(rest: str) -> bool:
     rest = _CHINESE_INSTRUCTIONS.sub(" ", rest)
     if re.search(r"[\u3400-\u9fff]", rest):
         return False
-    words = {w.lower() for w in re.findall(r"[A-Za-z']+", rest)}
-    words = {w.replace("'", "") for w in words}
+    words = {w.lower().replace("'", "") for w in re.findall(r"[A-Za-z']+", rest)}
     return words <= _INSTRUCTION_WORDS
+
+
+def _accepts_equations(text: str, spans: list[str]) -> bool:
+    """Equations stand out even inside prose (or an injected instruction), so accept them,
+    unless the text asks for some other expression ("if 2x+3=11, what is 3x?")."""
+    return not _ASKS_FOR_EXPRESSION.search(_outside(text, spans))
+
+
+def _accepts_arithmetic(text: str, span: str) -> bool:
+    """Arithmetic only when it is plainly the question: nothing but instructions around it,
+    or an explicit ask ("what is 17*23?", "17*23 = ?") with no other numbers in the text.
+    "3/4 of the class are girls" is a word problem, not 0.75."""
+    rest = _outside(text, [span])
+    if _only_instructions(rest):
+        return True
+    asked = "=" in span or re.search(rf"{_ASK_WORDS}\s*$", text[: text.find(span)], re.I)
+    return bool(asked) and not re.search(r"\d", rest)
 
 
 def _candidate_segments(text: str) -> list[str]:
@@ -122,7 +145,7 @@ def extract_problem(text: str) -> MathProblem | None:
     normalized = _rewrite_percentages(normalize(text))
     normalized = _TIMES_X.sub(" * ", normalized)
     segments = _candidate_segments(normalized)
-    if not segments or not _is_mostly_math(normalized, segments):
+    if not segments:
         return None
     uses_decimals = bool(re.search(r"\d\.\d", normalized))
 
@@ -139,6 +162,8 @@ def extract_problem(text: str) -> MathProblem | None:
             expressions.append(parsed)
 
     if equations:
+        if not _accepts_equations(normalized, segments):
+            return None
         variables = _variables_in_order(equations, normalized)
         if not variables or len(equations) > MAX_EQUATIONS or len(variables) > MAX_VARIABLES:
             return None
@@ -149,7 +174,11 @@ def extract_problem(text: str) -> MathProblem | None:
             uses_decimals=uses_decimals,
             source=normalized,
         )
-    if len(expressions) == 1 and not expressions[0].free_symbols:
+    if (
+        len(expressions) == 1
+        and not expressions[0].free_symbols
+        and _accepts_arithmetic(normalized, segments[0])
+    ):
         return MathProblem(
             "arithmetic", expression=expressions[0], uses_decimals=uses_decimals, source=normalized
         )

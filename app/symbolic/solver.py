@@ -87,6 +87,8 @@ def _fraction_terms(expr: sp.Expr) -> list[sp.Rational] | None:
 
 def _solve_equations(problem: MathProblem) -> SymbolicSolution | None:
     variables = problem.variables
+    if len(problem.equations) < len(variables):
+        return None  # under-determined: infinitely many solutions, nothing to check against
     standard = [sp.expand(evaluate(eq.lhs) - evaluate(eq.rhs)) for eq in problem.equations]
     for expr in standard:
         try:
@@ -97,8 +99,6 @@ def _solve_equations(problem: MathProblem) -> SymbolicSolution | None:
             return None
     raw = sp.solve(standard, variables, dict=True)
     solutions = [s for s in raw if all(v.is_real for v in s.values()) and len(s) == len(variables)]
-    if not raw and len(standard) < len(variables):
-        return None  # under-determined
     steps = [
         Step(
             "Write the equation" + ("s" if len(standard) > 1 else ""),

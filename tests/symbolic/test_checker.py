@@ -1,0 +1,102 @@
+"""The programmatic verifier: right answers in any notation pass, near misses fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.symbolic.checker import answers_equivalent, check_answer
+
+
+@pytest.mark.parametrize(
+    ("problem", "candidate", "method"),
+    [
+        ("Solve 2x + 3 = 11", "x = 4", "substitution"),
+        ("Solve 2x + 3 = 11", "4", "substitution"),
+        ("Solve 2x + 3 = 11", "The answer is x = 4.", "substitution"),
+        ("Solve 2x + 3 = 11", "\\boxed{4}", "substitution"),
+        ("x^2 - 5x + 6 = 0", "x = 3 or x = 2", "substitution"),
+        ("x^2 - 5x + 6 = 0", "2, 3", "substitution"),
+        ("x^2 - 5x + 6 = 0", "x₁ = 2, x₂ = 3", "substitution"),
+        ("x^2 - 2 = 0", "x = ±sqrt(2)", "substitution"),
+        ("x^2 - 2 = 0", "x = \\pm \\sqrt{2}", "substitution"),
+        ("x^2 - 2 = 0", "x = 1.414 or x = -1.414", "substitution"),
+        ("Solve the system: x + y = 10, x - y = 2", "x = 6, y = 4", "substitution"),
+        ("Solve the system: x + y = 10, x - y = 2", "(6, 4)", "substitution"),
+        ("x^2 + 1 = 0", "no real solution", "evaluation"),
+        ("3/4 + 5/6 = ?", "19/12", "evaluation"),
+        ("3/4 + 5/6 = ?", "\\frac{19}{12}", "evaluation"),
+        ("3/4 + 5/6 = ?", "1 7/12", "evaluation"),
+        ("3/4 + 5/6 = ?", "1.58", "evaluation"),  # correctly rounded
+        ("3/4 + 5/6 = ?", "1.5833", "evaluation"),
+        ("1/4 + 1/4", "0.5", "evaluation"),  # 1/2, 0.5, \frac{1}{2}, 50%: one value
+        ("1/4 + 1/4", "\\frac{1}{2}", "evaluation"),
+        ("1/4 + 1/4", "50%", "evaluation"),
+        ("What is 17*23?", "391", "evaluation"),
+        ("What is 15% of 80?", "12", "evaluation"),
+        ("0.1 + 0.2", "0.3", "evaluation"),
+    ],
+)
+def test_approves(problem: str, candidate: str, method: str) -> None:
+    result = check_answer(problem, candidate)
+    assert (result.verdict, result.method) == ("approve", method), result
+    assert result.score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("problem", "candidate"),
+    [
+        # wrong by a little
+        ("Solve 2x + 3 = 11", "x = 4.01"),
+        ("Solve 2x + 3 = 11", "x = 5"),
+        ("Solve 2x + 3 = 11", "-4"),
+        ("What is 17*23?", "390"),
+        ("What is 17*23?", "391.5"),
+        ("3/4 + 5/6 = ?", "19/13"),
+        ("3/4 + 5/6 = ?", "1.59"),  # wrongly rounded
+        ("3/4 + 5/6 = ?", "1.6"),  # too coarse to tell
+        ("3/4 + 5/6 = ?", "8/10"),  # added numerators and denominators
+        ("0.1 + 0.2", "0.30000000000000004"),  # float noise is not the exact answer
+        ("1/4 + 1/4", "2/8"),
+        # incomplete or wrong roots
+        ("x^2 - 5x + 6 = 0", "x = 2"),
+        ("x^2 - 5x + 6 = 0", "x = 2 or x = 4"),
+        ("x^2 - 2 = 0", "x = 1.41 or x = -1.42"),
+        ("x^2 + 1 = 0", "x = 1"),
+        ("Solve the system: x + y = 10, x - y = 2", "x = 4, y = 6"),
+        ("Solve the system: x + y = 10, x - y = 2", "x = 6"),
+        ("Solve 2x + 3 = 11", ""),
+    ],
+)
+def test_rejects(problem: str, candidate: str) -> None:
+    result = check_answer(problem, candidate)
+    assert result.verdict == "reject", result
+    assert result.score == 0.0
+
+
+@pytest.mark.parametrize(
+    ("problem", "candidate"),
+    [
+        ("Tom has 12 apples and buys 3 bags of 4 apples. How many now?", "24"),
+        ("Solve 2x + 3 = 11", "banana"),
+    ],
+)
+def test_abstains_rather_than_guessing(problem: str, candidate: str) -> None:
+    result = check_answer(problem, candidate)
+    assert result.verdict == "abstain"
+    assert result.score is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("72", "$72", True),
+        ("72", "72 clips", True),
+        ("1/2", "0.5", True),
+        ("\\frac{1}{2}", "0.5", True),
+        ("1,000", "1000", True),
+        ("18", "18.5", False),
+        ("72", "27", False),
+    ],
+)
+def test_answers_equivalent(a: str, b: str, same: bool) -> None:
+    assert answers_equivalent(a, b) is same
