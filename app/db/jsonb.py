@@ -18,7 +18,8 @@ JSONVariant = JSON().with_variant(JSONB(), "postgresql")
 
 
 class PydanticJSON(TypeDecorator[Any]):
-    impl = JSON
+    # none_as_null: Python None is SQL NULL (so "IS NULL" finds it), never the JSON value null.
+    impl = JSON(none_as_null=True)
     cache_ok = True
 
     def __init__(self, pydantic_type: Any) -> None:
@@ -27,7 +28,9 @@ class PydanticJSON(TypeDecorator[Any]):
         self._adapter: TypeAdapter[Any] = TypeAdapter(pydantic_type)
 
     def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
-        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else JSON())
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(JSONB(none_as_null=True))
+        return dialect.type_descriptor(JSON(none_as_null=True))
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
         return None if value is None else self._adapter.dump_python(value, mode="json")

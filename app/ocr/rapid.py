@@ -14,9 +14,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from app.ocr.layout import Box, reading_order
 from app.pipeline.context import OcrText
-
-ROW_TOLERANCE = 0.5  # boxes whose vertical centres differ by < half a line height share a row
 
 
 class RapidOcrReader:
@@ -31,7 +30,10 @@ class RapidOcrReader:
             if self._engine is None:
                 from rapidocr import RapidOCR
 
-                self._engine = RapidOCR(params={"Global.log_level": "warning"})
+                self._engine = RapidOCR(
+                    # Lone operators ("=") score low; keep them and let layout fix them.
+                    params={"Global.log_level": "warning", "Global.text_score": 0.3}
+                )
             return self._engine
 
     def read_sync(self, image: bytes) -> OcrText:
@@ -39,7 +41,17 @@ class RapidOcrReader:
         result = self._get_engine()(np.asarray(picture))
         if result.txts is None or len(result.txts) == 0:
             return OcrText("", 0.0)
-        lines = _reading_order(result.boxes, result.txts)
+        boxes = [
+            Box(
+                text,
+                float(b[:, 0].min()),
+                float(b[:, 0].max()),
+                float(b[:, 1].min()),
+                float(b[:, 1].max()),
+            )
+            for b, text in zip(result.boxes, result.txts, strict=True)
+        ]
+        lines = [line for line in reading_order(boxes) if line]
         confidence = float(np.mean(result.scores)) if len(result.scores) else 0.0
         return OcrText("\n".join(lines), round(confidence, 4))
 
@@ -49,19 +61,3 @@ class RapidOcrReader:
 
     async def warm_up(self) -> None:
         await asyncio.to_thread(self._get_engine)
-
-
-def _reading_order(boxes: Any, texts: Any) -> list[str]:
-    """Group text boxes into rows (top to bottom), each row read left to right."""
-    items = []
-    for box, text in zip(boxes, texts, strict=True):
-        ys, xs = box[:, 1], box[:, 0]
-        items.append(((ys.min() + ys.max()) / 2, ys.max() - ys.min(), xs.min(), text))
-    items.sort(key=lambda item: item[0])
-    rows: list[list[tuple[float, float, float, str]]] = []
-    for item in items:
-        if rows and abs(item[0] - rows[-1][0][0]) < ROW_TOLERANCE * max(item[1], rows[-1][0][1]):
-            rows[-1].append(item)
-        else:
-            rows.append([item])
-    return [" ".join(text for *_, text in sorted(row, key=lambda i: i[2])) for row in rows]

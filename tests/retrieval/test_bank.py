@@ -1,0 +1,66 @@
+"""Problem bank: GSM8K loading, full-text search per dialect, same-problem detection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.retrieval.bank import ProblemBankRetriever, parse_gsm8k, same_numbers, similarity
+from app.runtime import Services
+
+NATALIA = (
+    "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips "
+    "in May. How many clips did Natalia sell altogether in April and May?"
+)
+
+
+def test_parse_gsm8k(tmp_path: Path) -> None:
+    path = tmp_path / "bank.jsonl"
+    path.write_text(
+        json.dumps({"question": "What is 2+2?", "answer": "2+2 = <<2+2=4>>4\n#### 1,004"}) + "\n\n"
+    )
+    (row,) = parse_gsm8k(path)
+    assert row["final_answer"] == "1004"
+    assert row["solution"] == "2+2 = 4"
+    path.write_text(json.dumps({"question": "q", "answer": "no final line"}) + "\n")
+    with pytest.raises(ValueError, match=r"bank\.jsonl:1"):
+        parse_gsm8k(path)
+
+
+def test_same_problem_needs_the_same_numbers() -> None:
+    changed = NATALIA.replace("48", "50")
+    assert similarity(NATALIA, changed) > 0.9
+    assert not same_numbers(NATALIA, changed)
+    assert same_numbers(NATALIA, NATALIA.upper())
+
+
+async def test_search_finds_the_known_problem(services: Services) -> None:
+    """Runs on SQLite (FTS5) and Postgres (tsvector), against the loaded GSM8K train set."""
+    retriever = ProblemBankRetriever(services.sessionmaker)
+    examples = await retriever.similar(NATALIA, 3)
+    assert examples[0].question == NATALIA
+    assert examples[0].same_problem and examples[0].final_answer == "72"
+    assert not any(e.same_problem for e in examples[1:])
+
+    reworded = await retriever.similar(NATALIA.replace("48", "60"), 3)
+    assert reworded[0].question == NATALIA and not reworded[0].same_problem
+
+    assert await retriever.similar("!!! ???", 3) == []
+
+
+async def test_known_problem_is_verified_by_ground_truth(client, with_clients) -> None:
+    from tests.fixtures.providers import solver
+
+    with_clients(solver("model_a", "70"), solver("model_b", "72 clips"), symbolic=False)
+    body = (await client.post("/v1/scans", json={"text": NATALIA})).json()
+    assert body["verification_status"] == "verified"
+    assert body["provider"] == "model_b" and body["attempts"] == 2
+    detail = (await client.get(f"/v1/solutions/{body['solution_id']}")).json()
+    assert [(v["method"], v["verdict"]) for v in detail["verifications"]] == [
+        ("programmatic", "abstain"),
+        ("ground_truth", "reject"),
+        ("programmatic", "abstain"),
+        ("ground_truth", "approve"),
+    ]

@@ -1,0 +1,140 @@
+"""The console script, run as a newcomer would: real processes, real files, real server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import create_postgres_database, drop_postgres_database
+from tests.fixtures.images import draw_text
+
+CLI = [sys.executable, "-m", "app"]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(
+        [*CLI, *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+def test_solve_text_on_embedded_defaults(tmp_path: Path) -> None:
+    result = run_cli("solve", "--text", "Solve 2x + 3 = 11", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert body["final_answer"] == "x = 4"
+    assert body["verification_status"] == "verified"
+    assert (tmp_path / "solveverify.db").exists()  # the SQLite default, in the working directory
+
+
+def test_solve_image(tmp_path: Path) -> None:
+    image = tmp_path / "problem.png"
+    image.write_bytes(draw_text("3/4 + 5/6 = ?"))
+    result = run_cli("solve", "--image", str(image), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert (body["final_answer"], body["verification_status"]) == ("19/12", "verified")
+
+
+def test_solve_needs_input(tmp_path: Path) -> None:
+    result = run_cli("solve", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "--text or --image" in result.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _serve(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [*CLI, "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(process.stderr.read() if process.stderr else "server exited")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return process, base
+        except httpx.TransportError:
+            time.sleep(0.3)
+    process.kill()
+    raise AssertionError("server did not become ready")
+
+
+def _post_and_get(base: str) -> dict:
+    response = httpx.post(f"{base}/v1/scans", json={"text": "Solve 2x + 3 = 11"}, timeout=30)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["verification_status"] == "verified"
+    scan = httpx.get(f"{base}/v1/scans/{body['scan_id']}", timeout=10).json()
+    assert scan["solution"]["final_answer"] == "x = 4"
+    return body
+
+
+def test_serve_on_sqlite(tmp_path: Path) -> None:
+    process, base = _serve(tmp_path, {})
+    try:
+        _post_and_get(base)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.mark.postgres
+async def test_db_upgrade_and_serve_on_postgres(tmp_path: Path) -> None:
+    url = await create_postgres_database()
+    try:
+        env = {"SOLVEVERIFY_DATABASE_URL": url}
+        upgraded = run_cli("db", "upgrade", cwd=tmp_path, env=env)
+        assert upgraded.returncode == 0, upgraded.stderr
+        process, base = _serve(tmp_path, env)
+        try:
+            body = _post_and_get(base)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+        import asyncpg
+
+        connection = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+        try:
+            row = await connection.fetchrow(
+                "SELECT s.problem_text, v.verification_status FROM scans s "
+                "JOIN solutions v ON v.scan_id = s.id WHERE v.id = $1::uuid",
+                body["solution_id"],
+            )
+            bank = await connection.fetchval("SELECT count(*) FROM problem_bank")
+        finally:
+            await connection.close()
+        assert tuple(row) == ("Solve 2x + 3 = 11", "verified")
+        assert bank > 7000
+        assert not (tmp_path / "solveverify.db").exists()
+    finally:
+        await drop_postgres_database(url)

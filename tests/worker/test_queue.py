@@ -1,0 +1,138 @@
+"""The queue abstraction: in-process runner and arq on the real Redis, same task bodies."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+from arq.connections import RedisSettings
+from arq.worker import Worker, func
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.llm.registry import build_registry
+from app.runtime import Services
+from app.worker.queue import ArqQueue, InProcessQueue
+from app.worker.tasks import TASKS
+from tests.conftest import REDIS_URL
+from tests.fixtures.providers import solver
+
+EVALUATION = (
+    '{"correctness": 1.0, "completeness": 0.8, "clarity": 0.9, "pedagogy": 0.6, '
+    '"format": 1.0, "improvement_suggestions": "Say why 3 moves across.", "better_approach": null}'
+)
+
+
+async def test_in_process_queue_dedupes_and_retries() -> None:
+    calls: list[tuple[int, str]] = []
+
+    async def flaky(ctx: dict[str, Any], value: str) -> str:
+        calls.append((ctx["job_try"], value))
+        if ctx["job_try"] < 2:
+            raise RuntimeError("transient")
+        return value
+
+    queue = InProcessQueue({"flaky": flaky}, {}, retry_delay_s=0.01)
+    assert await queue.enqueue("flaky", "a", job_id="job-1") is True
+    assert await queue.enqueue("flaky", "a", job_id="job-1") is False
+    await queue.join()
+    assert calls == [(1, "a"), (2, "a")]
+    with pytest.raises(KeyError):
+        await queue.enqueue("missing", job_id="x")
+
+
+@pytest.mark.redis
+async def test_arq_queue_refuses_duplicate_job_ids() -> None:
+    queue = await ArqQueue.connect(REDIS_URL, f"test:{uuid.uuid4().hex}")
+    try:
+        job_id = f"deep_evaluate:{uuid.uuid4()}"
+        assert await queue.enqueue("deep_evaluate", "x", job_id=job_id) is True
+        assert await queue.enqueue("deep_evaluate", "x", job_id=job_id) is False
+        assert await queue.ping() is True
+    finally:
+        await queue.pool.flushdb()
+        await queue.close()
+
+
+async def _submit(services: Services, session: AsyncSession) -> str:
+    from app.services.scans import submit_scan
+
+    _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
+    await session.commit()
+    return str(solution.id)
+
+
+@pytest.mark.redis
+async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Services) -> None:
+    """Enqueue on real Redis, run an arq worker in burst mode, read the row back."""
+    from app.llm.providers.scripted import ScriptedClient
+
+    evaluator = ScriptedClient("grader", [EVALUATION], capabilities=frozenset({"evaluate"}))
+    registry = build_registry(["symbolic"], [services.registry.get("symbolic"), evaluator])
+    async with services.sessionmaker() as session:
+        solution_id = await _submit(services, session)
+
+    queue_name = f"test:{uuid.uuid4().hex}"
+    queue = await ArqQueue.connect(REDIS_URL, queue_name)
+    ctx = {
+        "sessionmaker": services.sessionmaker,
+        "registry": registry,
+        "settings": services.settings,
+    }
+    worker = Worker(
+        functions=[func(TASKS["deep_evaluate"], name="deep_evaluate", max_tries=3)],
+        redis_settings=RedisSettings.from_dsn(REDIS_URL),
+        queue_name=queue_name,
+        burst=True,
+        ctx=ctx,
+        poll_delay=0.05,
+        handle_signals=False,
+    )
+    try:
+        assert await queue.enqueue("deep_evaluate", solution_id, job_id=f"de:{solution_id}")
+        await worker.async_run()
+        assert worker.jobs_complete == 1
+        # the same evaluation delivered again (a retry after a crash) stores nothing new
+        assert await TASKS["deep_evaluate"](ctx, solution_id) == "already evaluated"
+        assert len(evaluator.calls) == 1
+    finally:
+        await worker.close()
+        await queue.pool.flushdb()
+        await queue.close()
+
+    from app.db.repositories.scans import ScanRepository
+
+    async with services.sessionmaker() as session:
+        solution = await ScanRepository(session).get_solution(uuid.UUID(solution_id))
+    assert solution is not None and solution.deep_evaluation is not None
+    evaluation = solution.deep_evaluation
+    assert (evaluation.correctness, evaluation.pedagogy) == (1.0, 0.6)
+    assert evaluation.overall == pytest.approx(
+        0.35 * 1.0 + 0.2 * 0.8 + 0.15 * 0.9 + 0.15 * 0.6 + 0.15 * 1.0
+    )
+    assert evaluation.provider == "grader"
+
+
+async def test_in_process_queue_runs_the_same_task(services: Services) -> None:
+    evaluator = solver("solver_only", "x")  # solve-only: there is no evaluator
+    registry = build_registry(["symbolic"], [services.registry.get("symbolic"), evaluator])
+    async with services.sessionmaker() as session:
+        solution_id = await _submit(services, session)
+    results: list[str] = []
+
+    async def record(ctx: dict[str, Any], sid: str) -> str:
+        results.append(await TASKS["deep_evaluate"](ctx, sid))
+        return results[-1]
+
+    queue = InProcessQueue(
+        {"deep_evaluate": record},
+        {
+            "sessionmaker": services.sessionmaker,
+            "registry": registry,
+            "settings": services.settings,
+        },
+    )
+    await queue.enqueue("deep_evaluate", solution_id, job_id=f"de:{solution_id}")
+    await asyncio.wait_for(queue.join(), 10)
+    assert results == ["skipped: no evaluate-tier provider configured"]
