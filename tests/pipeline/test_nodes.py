@@ -1,0 +1,99 @@
+"""Nodes one at a time, called as LangGraph calls them (state, runtime)."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from app.llm.tasks import SolveOutput, SolveStep
+from app.ocr.rapid import RapidOcrReader
+from app.pipeline.nodes.analyze import analyze
+from app.pipeline.nodes.enrich import NO_PROVIDER, clean_latex, enrich
+from app.pipeline.nodes.ocr import ocr
+from app.pipeline.nodes.quick_verify import quick_verify
+from app.pipeline.nodes.retrieve import retrieve
+from app.pipeline.nodes.solve import solve
+from app.pipeline.state import Example, SolveState
+from tests.fixtures.images import blank_png, draw_text
+from tests.fixtures.providers import solver
+
+
+def runtime(context) -> Runtime:
+    return Runtime(context=context)
+
+
+async def test_ocr_node_reads_the_image(make_context) -> None:
+    from dataclasses import replace
+
+    ctx = replace(make_context(), ocr=RapidOcrReader())
+    update = await ocr(SolveState(image=draw_text("What is 17*23?")), runtime(ctx))
+    assert update["problem_text"] == "What is 17*23?"
+    assert update["ocr_confidence"] > 0.5
+    assert (await ocr(SolveState(image=blank_png()), runtime(ctx)))["error"] == "no_text_found"
+    assert await ocr(SolveState(problem_text="typed"), runtime(ctx)) == {}
+    assert (await ocr(SolveState(image=b"x"), runtime(make_context())))[
+        "error"
+    ] == "ocr_unavailable"
+
+
+async def test_analyze_node_respects_hints() -> None:
+    update = await analyze(
+        SolveState(problem_text="一辆车的速度是 60 千米每小时，3 小时走多远？", grade_hint="初二")
+    )
+    assert update["language"] == "zh"
+    assert update["subject"] == "physics"
+    assert update["grade_band"] == "middle"
+    hinted = await analyze(SolveState(problem_text="2+2", subject_hint="chemistry"))
+    assert hinted["subject"] == "chemistry"
+
+
+async def test_retrieve_node_survives_a_broken_bank(make_context) -> None:
+    class BrokenBank:
+        async def similar(self, text: str, k: int) -> list[Example]:
+            raise ConnectionError("database is down")
+
+    ctx = make_context(retriever=BrokenBank())
+    assert await retrieve(SolveState(problem_text="2+2"), runtime(ctx)) == {}
+
+
+async def test_solve_node_skips_providers_already_tried(make_context) -> None:
+    ctx = make_context(solver("a", "1"), solver("b", "2"), symbolic=False)
+    update = await solve(SolveState(problem_text="p", provider_history=["a"]), runtime(ctx))
+    assert update["provider"] == "b" and update["attempt_count"] == 1
+    nothing = await solve(SolveState(problem_text="p", provider_history=["a", "b"]), runtime(ctx))
+    assert nothing == {"solved_this_round": False, "provider_history": [], "solve_errors": []}
+
+
+async def test_quick_verify_node_records_the_attempt(make_context) -> None:
+    state = SolveState(
+        problem_text="Solve 2x + 3 = 11",
+        provider="model",
+        model="m1",
+        attempt_count=1,
+        solution=SolveOutput(final_answer="x = 5"),
+    )
+    update = await quick_verify(state, runtime(make_context()))
+    assert update["verify_passed"] is False
+    assert update["independent_answer"] == "x = 4"
+    (attempt,) = update["attempts"]
+    assert (attempt.number, attempt.provider, attempt.final_answer) == (1, "model", "x = 5")
+
+
+async def test_enrich_node_badges(make_context) -> None:
+    ctx = make_context()
+    unsolved = await enrich(SolveState(problem_text="p"), runtime(ctx))
+    assert (unsolved["verification_status"], unsolved["caution_reason"]) == (
+        "unverified",
+        NO_PROVIDER,
+    )
+    low = SolveState(
+        solution=SolveOutput(final_answer="1"),
+        verify_passed=True,
+        verify_confidence=0.7,
+        attempt_count=2,
+    )
+    assert (await enrich(low, runtime(ctx)))["verification_status"] == "caution"
+
+
+def test_clean_latex_strips_delimiters() -> None:
+    for raw in ("$x = 4$", "$$x = 4$$", r"\(x = 4\)", r"\[x = 4\]", "x = 4"):
+        assert clean_latex(SolveStep(description="d", latex=raw)).latex == "x = 4"
