@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -27,7 +28,11 @@ def create_app(
         async with open_services(settings, extra_clients=extra_clients) as services:
             app.state.services = services
             log.info("providers: %s", ", ".join(services.registry.order))
+            # Load the OCR models in the background: the first photo should not pay for it,
+            # and text-only traffic is served meanwhile.
+            warm_ocr = asyncio.create_task(services.ocr.warm_up())
             yield
+            warm_ocr.cancel()
 
     app = FastAPI(
         title="SolveVerify",

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.db.migrate import upgrade_async
 from app.db.session import create_engine, create_sessionmaker
 from app.llm.base import ModelClient
-from app.llm.providers.symbolic import SymbolicClient
+from app.llm.factory import configured_clients
 from app.llm.registry import ProviderRegistry, build_registry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
@@ -62,7 +62,8 @@ async def open_services(
     try:
         await sandbox.warm_up()
         registry = build_registry(
-            settings.llm.default_provider_order, [SymbolicClient(sandbox), *extra_clients]
+            settings.llm.default_provider_order,
+            [*configured_clients(settings.llm, sandbox), *extra_clients],
         )
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)

@@ -29,7 +29,12 @@ class TaskQueue(Protocol):
 
 
 class InProcessQueue:
-    """Runs tasks as asyncio tasks in this process, with retries; drained on close."""
+    """Runs tasks as asyncio tasks in this process, with retries; drained on close.
+
+    A job id is refused while that job is queued or running; afterwards the task's own
+    idempotence (e.g. "store the evaluation only if there is none") takes over, so the set of
+    ids stays as small as the work in flight.
+    """
 
     def __init__(
         self,
@@ -55,6 +60,7 @@ class InProcessQueue:
         running = asyncio.create_task(self._run(task, args, job_id), name=job_id)
         self._running.add(running)
         running.add_done_callback(self._running.discard)
+        running.add_done_callback(lambda _: self._seen.discard(job_id))
         return True
 
     async def _run(self, task: str, args: tuple[Any, ...], job_id: str) -> Any:

@@ -8,7 +8,7 @@ from arq import func
 from arq.connections import RedisSettings
 
 from app.db.session import create_engine, create_sessionmaker
-from app.llm.providers.symbolic import SymbolicClient
+from app.llm.factory import configured_clients
 from app.llm.registry import build_registry
 from app.settings import get_settings
 from app.symbolic.sandbox import SymbolicSandbox
@@ -22,7 +22,7 @@ async def startup(ctx: dict[str, Any]) -> None:
     ctx["sessionmaker"] = create_sessionmaker(ctx["engine"])
     ctx["sandbox"] = SymbolicSandbox(1, settings.verify.symbolic_timeout_s)
     ctx["registry"] = build_registry(
-        settings.llm.default_provider_order, [SymbolicClient(ctx["sandbox"])]
+        settings.llm.default_provider_order, configured_clients(settings.llm, ctx["sandbox"])
     )
 
 

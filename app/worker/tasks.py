@@ -12,7 +12,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.db.repositories.scans import ScanRepository
-from app.llm.errors import ProviderError
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
@@ -74,8 +73,6 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             # A reply we cannot read is retried by the queue; it is never stored half-parsed.
             raise RuntimeError(f"unreadable evaluation from {client.provider}: {exc}") from exc
-        except ProviderError:
-            raise
         stored = await repo.set_deep_evaluation(solution.id, evaluation)
         await session.commit()
     return "stored" if stored else "already evaluated"
