@@ -110,6 +110,73 @@ async def _solve(settings, text, image, subject, grade):  # type: ignore[no-unty
         return solution_response(scan, solution)
 
 
+providers_app = typer.Typer(help="Configured model providers.", invoke_without_command=True)
+app.add_typer(providers_app, name="providers")
+
+
+@providers_app.callback()
+def providers(ctx: typer.Context) -> None:
+    """List configured providers, their model per tier, and budget use."""
+    if ctx.invoked_subcommand is None:
+        asyncio.run(_providers(check=False))
+
+
+@providers_app.command("check")
+def providers_check() -> None:
+    """Make one tiny call to each provider's models and report the latency."""
+    asyncio.run(_providers(check=True))
+
+
+async def _providers(check: bool) -> None:
+    from contextlib import AsyncExitStack
+
+    from app.llm.resilience import Resilient
+    from app.runtime import open_providers
+
+    settings = get_settings()
+    _logging("WARNING")
+    async with AsyncExitStack() as stack:
+        _, budget, registry = await open_providers(settings, stack)
+        for name in registry.order:
+            provider = registry.providers[name]
+            typer.echo(f"{name}  [{', '.join(sorted(provider.capabilities))}]")
+            seen: set[int] = set()
+            for tier, client in provider.tiers.items():
+                line = f"  {tier:<9} {client.model}"
+                if isinstance(client, Resilient):
+                    state = await budget.state(client.budget_key, client.limits)
+                    line += (
+                        f"   budget: {state.used_minute}/{client.limits.rpm or '∞'} per min, "
+                        f"{state.used_day}/{client.limits.rpd or '∞'} per day"
+                    )
+                if check and id(client) not in seen:
+                    seen.add(id(client))
+                    line += "   " + await _ping(client)
+                typer.echo(line)
+
+
+async def _ping(client) -> str:  # type: ignore[no-untyped-def]
+    import time
+
+    from app.llm.errors import CannotAnswer, ProviderError
+    from app.llm.tasks import SolveOutput, schema_of
+    from app.llm.types import Message
+
+    started = time.perf_counter()
+    try:
+        await client.generate(
+            [Message("user", "<problem>\n1+1\n</problem>\nReply with the JSON answer.")],
+            json_schema=schema_of(SolveOutput),
+            max_tokens=64,
+            timeout=30,
+        )
+    except CannotAnswer:
+        return f"ok (local, {1000 * (time.perf_counter() - started):.0f} ms)"
+    except ProviderError as exc:
+        return f"FAILED: {exc}"
+    return f"ok ({1000 * (time.perf_counter() - started):.0f} ms)"
+
+
 @db_app.command("upgrade")
 def db_upgrade(revision: Annotated[str, typer.Argument()] = "head") -> None:
     """Apply migrations to SOLVEVERIFY_DATABASE_URL."""

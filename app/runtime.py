@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
+from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.migrate import upgrade_async
 from app.db.session import create_engine, create_sessionmaker
 from app.llm.base import ModelClient
-from app.llm.factory import configured_clients
+from app.llm.budget import Budget, InMemoryBudget, RedisBudget
+from app.llm.factory import configured_providers
 from app.llm.registry import ProviderRegistry, build_registry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
@@ -38,11 +40,35 @@ class Services:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     sandbox: SymbolicSandbox
+    budget: Budget
     registry: ProviderRegistry
     graph: CompiledStateGraph
     pipeline: PipelineContext
     queue: TaskQueue
     ocr: RapidOcrReader
+
+
+async def open_budget(settings: Settings, stack: AsyncExitStack) -> Budget:
+    """Shared in Redis when there is one (all processes count together), else in memory."""
+    if not settings.redis.url:
+        return InMemoryBudget()
+    redis = Redis.from_url(settings.redis.url)
+    stack.push_async_callback(redis.aclose)
+    return RedisBudget(redis)
+
+
+async def open_providers(
+    settings: Settings, stack: AsyncExitStack, extra_clients: Sequence[ModelClient] = ()
+) -> tuple[SymbolicSandbox, Budget, ProviderRegistry]:
+    sandbox = SymbolicSandbox(settings.verify.symbolic_workers, settings.verify.symbolic_timeout_s)
+    stack.callback(sandbox.close)
+    await sandbox.warm_up()
+    budget = await open_budget(settings, stack)
+    registry = build_registry(
+        settings.llm.default_provider_order,
+        [*configured_providers(settings.llm, sandbox, budget), *extra_clients],
+    )
+    return sandbox, budget, registry
 
 
 @asynccontextmanager
@@ -55,16 +81,11 @@ async def open_services(
     """Open engine, sandbox, providers, queue. `migrate` defaults to "yes on SQLite"."""
     if migrate if migrate is not None else settings.database.is_sqlite:
         await upgrade_async(settings.database.url)
-    engine = create_engine(settings.database)
-    sessionmaker = create_sessionmaker(engine)
-    sandbox = SymbolicSandbox(settings.verify.symbolic_workers, settings.verify.symbolic_timeout_s)
-    queue: TaskQueue | None = None
-    try:
-        await sandbox.warm_up()
-        registry = build_registry(
-            settings.llm.default_provider_order,
-            [*configured_clients(settings.llm, sandbox), *extra_clients],
-        )
+    async with AsyncExitStack() as stack:
+        engine = create_engine(settings.database)
+        stack.push_async_callback(engine.dispose)
+        sessionmaker = create_sessionmaker(engine)
+        sandbox, budget, registry = await open_providers(settings, stack, extra_clients)
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
         ocr = RapidOcrReader()
@@ -82,23 +103,21 @@ async def open_services(
             "registry": registry,
             "settings": settings,
         }
+        queue: TaskQueue
         if settings.redis.url:
             queue = await ArqQueue.connect(settings.redis.url, settings.redis.queue_name)
         else:
             queue = InProcessQueue(TASKS, worker_ctx, max_tries=settings.worker.max_tries)
+        stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
         yield Services(
             settings=settings,
             engine=engine,
             sessionmaker=sessionmaker,
             sandbox=sandbox,
+            budget=budget,
             registry=registry,
             graph=build_graph(settings.verify),
             pipeline=pipeline,
             queue=queue,
             ocr=ocr,
         )
-    finally:
-        if queue is not None:
-            await queue.close()
-        sandbox.close()
-        await engine.dispose()

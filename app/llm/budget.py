@@ -1,0 +1,129 @@
+"""Per-provider request budgets (seed §9: e.g. Flash-Lite 15 RPM / 1000 RPD).
+
+A budget is checked before every request, retries included. Windows are fixed (the current
+UTC minute and day), kept in Redis when configured — so every API and worker process shares
+them — and in memory otherwise. An exhausted budget raises BudgetExhausted with the moment it
+resets: the pipeline skips verification ("unverified"), the worker defers to that moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from redis.asyncio import Redis
+
+from app.llm.errors import BudgetExhausted
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    rpm: int | None = None  # requests per minute; None = unlimited
+    rpd: int | None = None  # requests per UTC day
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetState:
+    key: str
+    limits: Limits
+    used_minute: int
+    used_day: int
+
+
+class Budget(Protocol):
+    async def acquire(self, key: str, limits: Limits) -> None:
+        """Count one request, or raise BudgetExhausted without counting it."""
+        ...
+
+    async def state(self, key: str, limits: Limits) -> BudgetState: ...
+
+
+def _windows(now: datetime) -> tuple[str, str, datetime, datetime]:
+    minute = now.replace(second=0, microsecond=0)
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return (
+        minute.strftime("%Y%m%d%H%M"),
+        day.strftime("%Y%m%d"),
+        minute + timedelta(minutes=1),
+        day + timedelta(days=1),
+    )
+
+
+def _check(key: str, limits: Limits, minute: int, day: int, now: datetime) -> None:
+    _, _, next_minute, next_day = _windows(now)
+    if limits.rpd is not None and day > limits.rpd:
+        raise BudgetExhausted(
+            key, f"daily budget of {limits.rpd} requests used", resets_at=next_day
+        )
+    if limits.rpm is not None and minute > limits.rpm:
+        raise BudgetExhausted(
+            key, f"budget of {limits.rpm} requests per minute used", resets_at=next_minute
+        )
+
+
+class InMemoryBudget:
+    def __init__(self) -> None:
+        self._counts: dict[tuple[str, str], int] = {}
+        self._lock = asyncio.Lock()
+
+    async def acquire(self, key: str, limits: Limits) -> None:
+        now = datetime.now(UTC)
+        minute_key, day_key, _, _ = _windows(now)
+        async with self._lock:
+            minute = self._counts.get((key, minute_key), 0) + 1
+            day = self._counts.get((key, day_key), 0) + 1
+            _check(key, limits, minute, day, now)
+            # Old windows are dropped as we go, so memory stays at two counters per key.
+            self._counts = {
+                k: v
+                for k, v in self._counts.items()
+                if k[0] != key or k[1] in (minute_key, day_key)
+            }
+            self._counts[(key, minute_key)] = minute
+            self._counts[(key, day_key)] = day
+
+    async def state(self, key: str, limits: Limits) -> BudgetState:
+        minute_key, day_key, _, _ = _windows(datetime.now(UTC))
+        return BudgetState(
+            key, limits, self._counts.get((key, minute_key), 0), self._counts.get((key, day_key), 0)
+        )
+
+
+# Count both windows atomically; refuse (and count nothing) when either is over its limit.
+_ACQUIRE = """
+local minute = redis.call('INCR', KEYS[1])
+local day = redis.call('INCR', KEYS[2])
+if minute == 1 then redis.call('EXPIRE', KEYS[1], 120) end
+if day == 1 then redis.call('EXPIRE', KEYS[2], 172800) end
+local rpm, rpd = tonumber(ARGV[1]), tonumber(ARGV[2])
+if (rpm >= 0 and minute > rpm) or (rpd >= 0 and day > rpd) then
+  redis.call('DECR', KEYS[1])
+  redis.call('DECR', KEYS[2])
+end
+return {minute, day}
+"""
+
+
+class RedisBudget:
+    def __init__(self, redis: Redis, prefix: str = "solveverify:budget") -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._script = redis.register_script(_ACQUIRE)
+
+    def _keys(self, key: str, now: datetime) -> list[str]:
+        minute_key, day_key, _, _ = _windows(now)
+        return [f"{self.prefix}:{key}:m:{minute_key}", f"{self.prefix}:{key}:d:{day_key}"]
+
+    async def acquire(self, key: str, limits: Limits) -> None:
+        now = datetime.now(UTC)
+        rpm = -1 if limits.rpm is None else limits.rpm
+        rpd = -1 if limits.rpd is None else limits.rpd
+        minute, day = await self._script(keys=self._keys(key, now), args=[rpm, rpd])
+        _check(key, limits, int(minute), int(day), now)
+
+    async def state(self, key: str, limits: Limits) -> BudgetState:
+        values = await self.redis.mget(self._keys(key, datetime.now(UTC)))
+        minute, day = (int(v or 0) for v in values)
+        return BudgetState(key, limits, minute, day)

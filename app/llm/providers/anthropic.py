@@ -1,0 +1,93 @@
+"""`anthropic`: Claude through the official SDK (Messages API, native structured outputs)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import anthropic
+from anthropic import AsyncAnthropic
+
+from app.llm.base import Capability
+from app.llm.errors import (
+    MalformedResponse,
+    ProviderError,
+    ProviderTimeout,
+    ProviderUnavailable,
+    RateLimited,
+    retry_after_seconds,
+)
+from app.llm.structured import extract_json
+from app.llm.types import Message, ModelResponse, Usage
+
+PROVIDER = "anthropic"
+
+
+def _map_error(exc: Exception) -> ProviderError:
+    if isinstance(exc, anthropic.APITimeoutError):
+        return ProviderTimeout(PROVIDER, "request timed out")
+    if isinstance(exc, anthropic.APIConnectionError):
+        return ProviderUnavailable(PROVIDER, f"connection failed: {exc}")
+    if isinstance(exc, anthropic.RateLimitError):
+        return RateLimited(
+            PROVIDER, exc.message, retry_after=retry_after_seconds(exc.response.headers)
+        )
+    if isinstance(exc, anthropic.APIStatusError):
+        kind = ProviderUnavailable if exc.status_code >= 500 else ProviderError
+        return kind(PROVIDER, f"HTTP {exc.status_code}: {exc.message}", status=exc.status_code)
+    return MalformedResponse(PROVIDER, f"unreadable reply: {type(exc).__name__}: {exc}")
+
+
+class AnthropicModel:
+    provider = PROVIDER
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate"})
+
+    def __init__(self, sdk: AsyncAnthropic, model: str) -> None:
+        self.sdk = sdk
+        self.model = model
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+        timeout: float | None = None,
+    ) -> ModelResponse:
+        system = "\n\n".join(m.content for m in messages if m.role == "system")
+        turns = [{"role": m.role, "content": m.content} for m in messages if m.role != "system"]
+        kwargs: dict[str, Any] = {}
+        if system:
+            kwargs["system"] = system
+        if json_schema is not None:
+            kwargs["output_config"] = {"format": {"type": "json_schema", "schema": json_schema}}
+        started = time.perf_counter()
+        try:
+            message = await self.sdk.messages.create(
+                model=self.model,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                messages=turns,
+                timeout=timeout,
+                **kwargs,  # type: ignore[arg-type]
+            )
+            text = "".join(block.text for block in message.content if block.type == "text")
+            usage = Usage(message.usage.input_tokens, message.usage.output_tokens)
+        except anthropic.AnthropicError as exc:
+            raise _map_error(exc) from exc
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise MalformedResponse(PROVIDER, f"unreadable reply: {exc}") from exc
+        return ModelResponse(
+            text=text,
+            provider=PROVIDER,
+            model=message.model or self.model,
+            latency_s=time.perf_counter() - started,
+            usage=usage,
+            data=extract_json(text) if json_schema is not None else None,
+        )
+
+
+def sdk_client(api_key: str, base_url: str | None) -> AsyncAnthropic:
+    return AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0)

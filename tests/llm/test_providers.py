@@ -1,0 +1,132 @@
+"""Each SDK provider through its official SDK against a loopback server speaking its protocol.
+
+Happy path with native JSON mode, 429 with Retry-After, 500, a hang past the timeout, a
+malformed body and a plain 4xx — retried or not exactly as app.llm.resilience says.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from app.llm.errors import MalformedResponse, ProviderError, ProviderTimeout, ProviderUnavailable
+from app.llm.providers import anthropic, gemini, openai
+from app.llm.providers.openai_compatible import OpenAICompatibleModel
+from app.llm.resilience import Resilient
+from app.llm.tasks import SolveOutput, schema_of
+from app.llm.types import Message
+from tests.fixtures.fake_llm_server import Fail, FakeLLMServer, Hang, Malformed, Reply
+
+SOLUTION = '{"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}'
+MESSAGES = [Message("system", "You are a tutor."), Message("user", "Solve 2x + 3 = 11")]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeLLMServer]:
+    fake = FakeLLMServer().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(autouse=True)
+def clean(server: FakeLLMServer) -> None:
+    server.reset()
+
+
+Factory = Callable[[FakeLLMServer], object]
+DIALECTS: dict[str, Factory] = {
+    "openai": lambda s: openai.OpenAIChatModel(
+        openai.sdk_client("sk-test", f"{s.url}/v1"), "gpt-4o-mini"
+    ),
+    "anthropic": lambda s: anthropic.AnthropicModel(
+        anthropic.sdk_client("sk-ant", s.url), "claude-haiku-4-5-20251001"
+    ),
+    "gemini": lambda s: gemini.GeminiModel(
+        gemini.sdk_client("g-key", s.url), "gemini-2.5-flash-lite"
+    ),
+    "openai_compatible": lambda s: OpenAICompatibleModel(f"{s.url}/v1", None, None),
+}
+
+
+def resilient(dialect: str, server: FakeLLMServer, **kwargs) -> Resilient:
+    kwargs.setdefault("base_delay_s", 0.01)
+    return Resilient(DIALECTS[dialect](server), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_json_reply(server: FakeLLMServer, dialect: str) -> None:
+    server.then(Reply(f"```json\n{SOLUTION}\n```"))
+    client = resilient(dialect, server)
+    response = await client.generate(MESSAGES, json_schema=schema_of(SolveOutput), timeout=10)
+    assert response.data == {"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}
+    assert response.provider == dialect
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (11, 7)
+    assert response.latency_s > 0
+    (request,) = server.requests
+    body = request["body"]
+    if dialect in ("openai", "openai_compatible"):
+        assert body["response_format"]["type"] == "json_schema"
+        assert body["messages"][0] == {"role": "system", "content": "You are a tutor."}
+    if dialect == "openai_compatible":
+        assert body["model"] == "fake-served-model"  # discovered from GET /v1/models
+        assert response.model == "fake-openai-model"
+    if dialect == "anthropic":
+        assert body["output_config"]["format"]["type"] == "json_schema"
+        assert body["system"] == "You are a tutor."
+        assert body["messages"] == [{"role": "user", "content": "Solve 2x + 3 = 11"}]
+    if dialect == "gemini":
+        assert request["path"] == "/v1beta/models/gemini-2.5-flash-lite:generateContent"
+        config = body["generationConfig"]
+        assert config["responseMimeType"] == "application/json"
+        assert "responseJsonSchema" in config
+        assert body["systemInstruction"]["parts"][0]["text"] == "You are a tutor."
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_429_honours_retry_after(server: FakeLLMServer, dialect: str) -> None:
+    server.then(Fail(429, {"retry-after": "0.3"}), Reply(SOLUTION))
+    started = time.perf_counter()
+    response = await resilient(dialect, server).generate(MESSAGES, timeout=10)
+    assert response.text == SOLUTION
+    assert len(server.requests) == 2
+    assert time.perf_counter() - started >= 0.3
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_500_is_retried_then_gives_up(server: FakeLLMServer, dialect: str) -> None:
+    server.then(Fail(500), Reply(SOLUTION))
+    assert (await resilient(dialect, server).generate(MESSAGES, timeout=10)).text == SOLUTION
+    server.reset()
+    server.default = Fail(500)
+    with pytest.raises(ProviderUnavailable):
+        await resilient(dialect, server, max_retries=2).generate(MESSAGES, timeout=10)
+    assert len(server.requests) == 3
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_hang_past_the_timeout(server: FakeLLMServer, dialect: str) -> None:
+    server.default = Hang(5)
+    started = time.perf_counter()
+    with pytest.raises(ProviderTimeout):
+        await resilient(dialect, server, max_retries=1).generate(MESSAGES, timeout=0.4)
+    assert time.perf_counter() - started < 3
+    assert len(server.requests) == 2  # a timeout is retried once, then reported
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_malformed_body_is_not_retried(server: FakeLLMServer, dialect: str) -> None:
+    server.default = Malformed()
+    with pytest.raises(MalformedResponse):
+        await resilient(dialect, server).generate(MESSAGES, timeout=10)
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+async def test_client_error_is_not_retried(server: FakeLLMServer, dialect: str) -> None:
+    server.default = Fail(400, message="bad request")
+    with pytest.raises(ProviderError) as raised:
+        await resilient(dialect, server).generate(MESSAGES, timeout=10)
+    assert not raised.value.retryable and raised.value.status == 400
+    assert len(server.requests) == 1
