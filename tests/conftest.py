@@ -30,6 +30,7 @@ from app.pipeline.graph import build_graph
 from app.runtime import Services
 from app.settings import (
     DatabaseSettings,
+    LLMSettings,
     RedisSettings,
     RetrievalSettings,
     Settings,
@@ -122,11 +123,13 @@ async def database_url(
     await drop_postgres_database(url)
 
 
-def settings_for(database_url: str, **redis: str) -> Settings:
+def settings_for(database_url: str, llm: LLMSettings | None = None, **redis: str) -> Settings:
+    """Test settings: explicit, so a developer's .env or environment cannot leak in."""
     return Settings(
         database=DatabaseSettings(url=database_url),
         redis=RedisSettings(**redis),
         retrieval=RetrievalSettings(problem_bank_path=GSM8K_TRAIN),
+        llm=llm or LLMSettings(llamacpp_enabled=False),
     )
 
 

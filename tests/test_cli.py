@@ -138,3 +138,26 @@ async def test_db_upgrade_and_serve_on_postgres(tmp_path: Path) -> None:
         assert not (tmp_path / "solveverify.db").exists()
     finally:
         await drop_postgres_database(url)
+
+
+def test_solve_through_an_openai_compatible_server(tmp_path: Path) -> None:
+    from tests.fixtures.fake_llm_server import FakeLLMServer, Reply
+    from tests.fixtures.providers import solution_json
+
+    server = FakeLLMServer(default=Reply(solution_json("86", "7 × 13 = 91", "91 − 5 = 86")))
+    server.start()
+    try:
+        env = {
+            "SOLVEVERIFY_OPENAI_COMPATIBLE_BASE_URL": f"{server.url}/v1",
+            "SOLVEVERIFY_OPENAI_COMPATIBLE_MODEL": "qwen2.5-7b-instruct",
+            "SOLVEVERIFY_LLAMACPP_ENABLED": "false",
+        }
+        problem = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
+        result = run_cli("solve", "--text", problem, cwd=tmp_path, env=env)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert (body["provider"], body["final_answer"]) == ("openai_compatible", "86")
+    assert body["verification_status"] == "unverified"  # no second provider to check it
+    assert server.requests[0]["body"]["model"] == "qwen2.5-7b-instruct"

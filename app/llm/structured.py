@@ -20,11 +20,21 @@ _VERDICT_LINE = re.compile(r"FINAL\s+VERIFICATION\s+ANSWER\s*[:：]\s*\**\s*(Tru
 
 
 def _candidates(text: str) -> list[str]:
-    found = [m.strip() for m in _FENCE.findall(text)]
+    found = [text.strip(), *(m.strip() for m in _FENCE.findall(text))]
     # Every balanced {...} span, outermost first, so prose around the object is ignored.
-    depth, start = 0, None
+    # Braces inside JSON strings do not count ("final_answer": "}" is not the end).
+    depth, start, in_string, escaped = 0, None, False, False
     for i, ch in enumerate(text):
-        if ch == "{":
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"' and depth:
+            in_string = True
+        elif ch == "{":
             if depth == 0:
                 start = i
             depth += 1
@@ -38,7 +48,7 @@ def _candidates(text: str) -> list[str]:
 def _loads(candidate: str) -> dict[str, Any] | None:
     for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
         try:
-            value = json.loads(attempt)
+            value = json.loads(attempt, strict=False)  # raw newlines inside strings are common
         except json.JSONDecodeError:
             continue
         return value if isinstance(value, dict) else None
@@ -55,6 +65,17 @@ def extract_json(text: str) -> dict[str, Any] | None:
             if value is not None:
                 return value
     return None
+
+
+def salvage_string_field(text: str, key: str) -> str | None:
+    """The value of `"key": "..."` in JSON that was cut off (max_tokens) or is otherwise broken."""
+    match = re.search(rf'"{re.escape(key)}"\s*:\s*"((?:[^"\\]|\\.)*)"', text or "")
+    if match is None:
+        return None
+    try:
+        return json.loads(f'"{match.group(1)}"', strict=False).strip() or None
+    except json.JSONDecodeError:
+        return None
 
 
 def extract_verdict_line(text: str) -> bool | None:

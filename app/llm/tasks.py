@@ -1,10 +1,19 @@
-"""The structured outputs the pipeline asks any model for (the JSON schemas of its prompts)."""
+"""The structured outputs the pipeline asks any model for (the JSON schemas of its prompts).
+
+The schema sent to a model bounds every string and list (`schema_of`): providers with
+constrained decoding (llama.cpp grammars, strict JSON schemas) then always close the object
+within the token budget instead of looping through steps until the reply is cut off mid-JSON.
+The pydantic models themselves stay unbounded, so a stored solution always loads back.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+
+MAX_ITEMS = 8
+MAX_STRING = 400
 
 
 class SolveStep(BaseModel):
@@ -15,7 +24,7 @@ class SolveStep(BaseModel):
 class SolveOutput(BaseModel):
     """What SOLVE expects back from a model."""
 
-    steps: list[SolveStep] = Field(default_factory=list)
+    steps: list[SolveStep] = []
     final_answer: str
 
 
@@ -28,5 +37,19 @@ class QuickVerifyOutput(BaseModel):
     confidence: float | None = None
 
 
+def _bound(node: Any) -> Any:
+    if isinstance(node, dict):
+        bounded = {key: _bound(value) for key, value in node.items()}
+        if bounded.get("type") == "string":
+            bounded.setdefault("maxLength", MAX_STRING)
+        if bounded.get("type") == "array":
+            bounded.setdefault("maxItems", MAX_ITEMS)
+        return bounded
+    if isinstance(node, list):
+        return [_bound(item) for item in node]
+    return node
+
+
 def schema_of(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_json_schema()
+    """The model's JSON schema with bounded strings and lists, to send to a provider."""
+    return _bound(model.model_json_schema())

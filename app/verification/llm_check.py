@@ -8,7 +8,12 @@ from collections.abc import Sequence
 
 from app.llm.base import ModelClient
 from app.llm.errors import ProviderError
-from app.llm.structured import coerce_bool, coerce_probability, extract_json
+from app.llm.structured import (
+    coerce_bool,
+    coerce_probability,
+    extract_json,
+    extract_verdict_line,
+)
 from app.llm.tasks import QuickVerifyOutput, schema_of
 from app.llm.types import Message
 from app.verification.verdict import Verdict, abstain
@@ -37,8 +42,10 @@ async def llm_verdict(
     except ProviderError as exc:
         return abstain("llm", verifier_id, f"verifier unavailable: {exc}", elapsed())
 
-    data = response.data or extract_json(response.text)
-    is_correct = coerce_bool(data.get("is_correct")) if data else None
+    data = response.data or extract_json(response.text) or {}
+    is_correct = coerce_bool(data.get("is_correct"))
+    if is_correct is None:  # no JSON verdict: accept MAV's "FINAL VERIFICATION ANSWER" line
+        is_correct = extract_verdict_line(response.text)
     if is_correct is None:  # prose, or JSON without a verdict: an abstention, recorded as such
         return abstain("llm", verifier_id, "unparsable verdict: " + response.text[:200], elapsed())
     confidence = coerce_probability(data.get("confidence"))

@@ -60,7 +60,7 @@ async def ground_truth_verdict(
         "ground_truth",
         verifier_id,
         1.0 if same else 0.0,
-        f"known answer {ground_truth}",
+        f"{'matches' if same else 'does not match'} the known answer {ground_truth}",
         independent_answer=ground_truth,
         latency_ms=_elapsed_ms(started),
     )

@@ -53,6 +53,8 @@ class InProcessQueue:
         self.retry_delay_s = retry_delay_s
         self._seen: set[str] = set()
         self._running: set[asyncio.Task[Any]] = set()
+        self._deferred: set[asyncio.Task[Any]] = set()
+        self._closing = False
 
     async def enqueue(
         self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
@@ -61,10 +63,16 @@ class InProcessQueue:
             raise KeyError(f"unknown task {task!r}")
         if job_id in self._seen:
             return False
+        if self._closing and defer_until is not None:
+            log.warning("dropping deferred in-process job %s: shutting down", job_id)
+            return False
         self._seen.add(job_id)
         running = asyncio.create_task(self._run(task, args, job_id, defer_until), name=job_id)
         self._running.add(running)
         running.add_done_callback(self._running.discard)
+        if defer_until is not None:
+            self._deferred.add(running)
+            running.add_done_callback(self._deferred.discard)
         running.add_done_callback(lambda _: self._seen.discard(job_id))
         return True
 
@@ -73,6 +81,7 @@ class InProcessQueue:
     ) -> Any:
         if defer_until is not None:
             await asyncio.sleep(max(0.0, (defer_until - datetime.now(UTC)).total_seconds()))
+            self._deferred.discard(asyncio.current_task())  # type: ignore[arg-type]
         for attempt in range(1, self.max_tries + 1):
             try:
                 return await self.tasks[task]({**self.ctx, "job_try": attempt}, *args)
@@ -93,6 +102,13 @@ class InProcessQueue:
         return True
 
     async def close(self, timeout: float = 30.0) -> None:
+        """Finish the jobs that are running; jobs still waiting for a later time are dropped
+        (in-process jobs are not durable: configure Redis for that), and said so."""
+        self._closing = True
+        if self._deferred:
+            log.warning("dropping %d deferred in-process job(s) at shutdown", len(self._deferred))
+            for waiting in list(self._deferred):
+                waiting.cancel()
         try:
             await asyncio.wait_for(self.join(), timeout)
         except TimeoutError:

@@ -54,3 +54,40 @@ async def test_zero_rpm_refuses_before_any_request() -> None:
     with pytest.raises(BudgetExhausted):
         await client.generate([Message("user", "hi")])
     assert inner.calls == []
+
+
+async def test_zero_rpm_budget_gives_unverified_answers_not_errors(tmp_path) -> None:
+    """A configured provider whose budget is 0 RPM: requests are answered, never an error."""
+    import httpx
+    from asgi_lifespan import LifespanManager
+
+    from app.main import create_app
+    from app.settings import LLMSettings
+    from tests.conftest import settings_for
+    from tests.fixtures.fake_llm_server import FakeLLMServer, Reply
+    from tests.fixtures.providers import solver, verdict_json
+
+    server = FakeLLMServer(default=Reply(verdict_json(True, 0.99))).start()
+    llm = LLMSettings(
+        openai_compatible_base_url=f"{server.url}/v1",
+        openai_compatible_model="m",
+        llamacpp_enabled=False,
+        budgets={"openai_compatible": {"rpm": 0}},
+    )
+    settings = settings_for(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", llm)
+    settings.retrieval.load_on_start = False
+    app = create_app(settings, extra_clients=[solver("model", "24")])
+    try:
+        async with LifespanManager(app, startup_timeout=60):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+                response = await client.post(
+                    "/v1/scans", json={"text": "Tom has 12 apples and buys 3 bags of 4. How many?"}
+                )
+    finally:
+        server.stop()
+    assert response.status_code == 201
+    body = response.json()
+    assert body["verification_status"] == "unverified"
+    assert "budget" in body["caution_reason"]
+    assert server.requests == []  # refused before any request was sent

@@ -87,37 +87,40 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def llama_server(gguf: Path) -> Iterator[str]:
+def llama_server(gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "llama_cpp.server",
-            "--model",
-            str(gguf),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--n_ctx",
-            "2048",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # llama.cpp logs a lot while loading: to a file, since a full pipe would block the server.
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(gguf),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                "2048",
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise AssertionError(process.stderr.read() if process.stderr else "exited")
+        while True:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"llama_cpp.server did not start:\n{log.read_text()[-2000:]}")
             try:
                 if httpx.get(f"{base}/models", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
-                time.sleep(0.3)
+                pass
+            time.sleep(0.3)
         yield base
     finally:
         process.terminate()

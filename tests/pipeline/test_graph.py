@@ -206,3 +206,12 @@ async def test_exhausted_budget_skips_verification(graph, make_context) -> None:
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
     assert state.verification_status == "unverified"
     assert "budget" in (state.caution_reason or "")
+
+
+async def test_verdict_line_without_json_is_read(graph, make_context) -> None:
+    check = verifier("check", "Recomputed: 12 + 12 = 24.\nFINAL VERIFICATION ANSWER: True")
+    ctx = make_context(solver("model", "24"), check, symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+    verdict = state.attempts[0].verdicts[-1]
+    assert (verdict.verdict, verdict.score) == ("approve", 0.5)  # no stated confidence
+    assert state.verification_status == "caution"  # 0.5 is below the verified threshold

@@ -65,19 +65,22 @@ class AnthropicModel:
             kwargs["output_config"] = {"format": {"type": "json_schema", "schema": json_schema}}
         started = time.perf_counter()
         try:
+            # The current Messages API takes no temperature: sampling is the model's own.
             message = await self.sdk.messages.create(
                 model=self.model,
                 max_tokens=max_tokens,
-                temperature=temperature,
                 messages=turns,
                 timeout=timeout,
                 **kwargs,  # type: ignore[arg-type]
             )
-            text = "".join(block.text for block in message.content if block.type == "text")
-            usage = Usage(message.usage.input_tokens, message.usage.output_tokens)
         except anthropic.AnthropicError as exc:
             raise _map_error(exc) from exc
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        except ValueError as exc:  # a 200 whose body is not JSON
+            raise MalformedResponse(PROVIDER, f"unreadable reply: {exc}") from exc
+        try:
+            text = "".join(block.text for block in message.content if block.type == "text")
+            usage = Usage(message.usage.input_tokens, message.usage.output_tokens)
+        except (AttributeError, TypeError) as exc:
             raise MalformedResponse(PROVIDER, f"unreadable reply: {exc}") from exc
         return ModelResponse(
             text=text,

@@ -91,11 +91,14 @@ class OpenAIChatModel:
                 timeout=timeout,
                 **kwargs,
             )
-            text = completion.choices[0].message.content or ""
-            usage = completion.usage
         except openai.OpenAIError as exc:
             raise map_openai_error(self.provider, exc) from exc
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        except ValueError as exc:  # a 200 whose body is not JSON
+            raise MalformedResponse(self.provider, f"unreadable reply: {exc}") from exc
+        try:
+            text = completion.choices[0].message.content or ""
+            usage = completion.usage
+        except (IndexError, AttributeError, TypeError) as exc:
             raise MalformedResponse(self.provider, f"unreadable reply: {exc}") from exc
         return ModelResponse(
             text=text,

@@ -9,13 +9,24 @@ from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from app.llm.errors import CannotAnswer, ProviderError
-from app.llm.structured import extract_json
+from app.llm.structured import extract_json, salvage_string_field
 from app.llm.tasks import SolveOutput, schema_of
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts import solve as prompts
 from app.pipeline.state import SolveState
 
 SOLVE_TIMEOUT_S = 60.0
+
+
+def parse_solution(data: dict | None, text: str) -> SolveOutput:
+    """The solution JSON; from a reply cut off mid-object, at least its final answer."""
+    try:
+        return SolveOutput.model_validate(data)
+    except ValidationError:
+        answer = salvage_string_field(text, "final_answer")
+        if answer is None:
+            raise
+        return SolveOutput(final_answer=answer)
 
 
 async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
@@ -39,12 +50,15 @@ async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[st
             response = await client.generate(
                 messages, json_schema=schema_of(SolveOutput), timeout=SOLVE_TIMEOUT_S
             )
-            output = SolveOutput.model_validate(response.data or extract_json(response.text))
+            output = parse_solution(response.data or extract_json(response.text), response.text)
         except CannotAnswer as exc:
             errors.append(str(exc))
             continue
-        except (ProviderError, ValidationError) as exc:
-            errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
+        except ProviderError as exc:
+            errors.append(str(exc)[:200])
+            continue
+        except ValidationError:
+            errors.append(f"{name}: the reply was not a solution in the requested JSON")
             continue
         return {
             "solution": output,
