@@ -45,6 +45,14 @@ REDIS_URL = os.environ.get("SOLVEVERIFY_TEST_REDIS_URL", "redis://127.0.0.1:6379
 GSM8K_TRAIN = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsm8k" / "train.jsonl"
 
 
+@pytest.fixture(autouse=True)
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's SOLVEVERIFY_* variables (API keys, URLs) must not change what tests see."""
+    for name in list(os.environ):
+        if name.startswith("SOLVEVERIFY_") and not name.startswith("SOLVEVERIFY_TEST_"):
+            monkeypatch.delenv(name)
+
+
 # ---------------------------------------------------------------- pipeline building blocks
 
 

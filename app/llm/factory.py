@@ -6,8 +6,10 @@ default chain is `symbolic`, then `llamacpp` when the `local` extra is installed
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from app.llm.base import ModelClient
@@ -20,6 +22,15 @@ from app.settings import LLMSettings
 from app.symbolic.sandbox import SymbolicSandbox
 
 log = logging.getLogger(__name__)
+
+
+# Cloud providers behind an API key: module app.llm.providers.<name>, its model class, and the
+# settings <name>_api_key / <name>_base_url. Imported only when configured.
+SDK_PROVIDERS = {
+    "gemini": "GeminiModel",
+    "anthropic": "AnthropicModel",
+    "openai": "OpenAIChatModel",
+}
 
 
 def budget_limits(settings: LLMSettings, provider: str, model: str) -> Limits:
@@ -61,45 +72,14 @@ def configured_providers(
     settings: LLMSettings, sandbox: SymbolicSandbox, budget: Budget | None = None
 ) -> list[Provider]:
     providers = [Provider.single(SymbolicClient(sandbox))]
-    if key := _secret(settings.gemini_api_key):
-        from app.llm.providers import gemini
-
-        sdk = gemini.sdk_client(key, settings.gemini_base_url)
-        providers.append(
-            _tiered(
-                "gemini",
-                model_ids("gemini", settings.models),
-                lambda m: gemini.GeminiModel(sdk, m),
-                settings,
-                budget,
-            )
-        )
-    if key := _secret(settings.anthropic_api_key):
-        from app.llm.providers import anthropic
-
-        sdk = anthropic.sdk_client(key, settings.anthropic_base_url)
-        providers.append(
-            _tiered(
-                "anthropic",
-                model_ids("anthropic", settings.models),
-                lambda m: anthropic.AnthropicModel(sdk, m),
-                settings,
-                budget,
-            )
-        )
-    if key := _secret(settings.openai_api_key):
-        from app.llm.providers import openai
-
-        sdk = openai.sdk_client(key, settings.openai_base_url)
-        providers.append(
-            _tiered(
-                "openai",
-                model_ids("openai", settings.models),
-                lambda m: openai.OpenAIChatModel(sdk, m),
-                settings,
-                budget,
-            )
-        )
+    for name, model_class in SDK_PROVIDERS.items():
+        key = _secret(getattr(settings, f"{name}_api_key"))
+        if key is None:
+            continue
+        module = importlib.import_module(f"app.llm.providers.{name}")
+        sdk = module.sdk_client(key, getattr(settings, f"{name}_base_url"))
+        make = partial(getattr(module, model_class), sdk)
+        providers.append(_tiered(name, model_ids(name, settings.models), make, settings, budget))
     if settings.openai_compatible_base_url:
         from app.llm.providers.openai_compatible import PROVIDER, OpenAICompatibleModel
 

@@ -10,33 +10,12 @@ import anthropic
 from anthropic import AsyncAnthropic
 
 from app.llm.base import Capability
-from app.llm.errors import (
-    MalformedResponse,
-    ProviderError,
-    ProviderTimeout,
-    ProviderUnavailable,
-    RateLimited,
-    retry_after_seconds,
-)
+from app.llm.errors import MalformedResponse
+from app.llm.providers.sdk_errors import map_sdk_error
 from app.llm.structured import extract_json
 from app.llm.types import Message, ModelResponse, Usage
 
 PROVIDER = "anthropic"
-
-
-def _map_error(exc: Exception) -> ProviderError:
-    if isinstance(exc, anthropic.APITimeoutError):
-        return ProviderTimeout(PROVIDER, "request timed out")
-    if isinstance(exc, anthropic.APIConnectionError):
-        return ProviderUnavailable(PROVIDER, f"connection failed: {exc}")
-    if isinstance(exc, anthropic.RateLimitError):
-        return RateLimited(
-            PROVIDER, exc.message, retry_after=retry_after_seconds(exc.response.headers)
-        )
-    if isinstance(exc, anthropic.APIStatusError):
-        kind = ProviderUnavailable if exc.status_code >= 500 else ProviderError
-        return kind(PROVIDER, f"HTTP {exc.status_code}: {exc.message}", status=exc.status_code)
-    return MalformedResponse(PROVIDER, f"unreadable reply: {type(exc).__name__}: {exc}")
 
 
 class AnthropicModel:
@@ -74,7 +53,7 @@ class AnthropicModel:
                 **kwargs,  # type: ignore[arg-type]
             )
         except anthropic.AnthropicError as exc:
-            raise _map_error(exc) from exc
+            raise map_sdk_error(PROVIDER, exc, anthropic) from exc
         except ValueError as exc:  # a 200 whose body is not JSON
             raise MalformedResponse(PROVIDER, f"unreadable reply: {exc}") from exc
         try:

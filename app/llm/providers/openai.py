@@ -14,14 +14,8 @@ import openai
 from openai import AsyncOpenAI
 
 from app.llm.base import Capability
-from app.llm.errors import (
-    MalformedResponse,
-    ProviderError,
-    ProviderTimeout,
-    ProviderUnavailable,
-    RateLimited,
-    retry_after_seconds,
-)
+from app.llm.errors import MalformedResponse, ProviderError
+from app.llm.providers.sdk_errors import map_sdk_error
 from app.llm.structured import extract_json
 from app.llm.types import Message, ModelResponse, Usage
 
@@ -29,18 +23,7 @@ JsonMode = Literal["json_schema", "json_object", "none"]
 
 
 def map_openai_error(provider: str, exc: Exception) -> ProviderError:
-    if isinstance(exc, openai.APITimeoutError):
-        return ProviderTimeout(provider, "request timed out")
-    if isinstance(exc, openai.APIConnectionError):
-        return ProviderUnavailable(provider, f"connection failed: {exc}")
-    if isinstance(exc, openai.RateLimitError):
-        return RateLimited(
-            provider, exc.message, retry_after=retry_after_seconds(exc.response.headers)
-        )
-    if isinstance(exc, openai.APIStatusError):
-        kind = ProviderUnavailable if exc.status_code >= 500 else ProviderError
-        return kind(provider, f"HTTP {exc.status_code}: {exc.message}", status=exc.status_code)
-    return MalformedResponse(provider, f"unreadable reply: {type(exc).__name__}: {exc}")
+    return map_sdk_error(provider, exc, openai)
 
 
 class OpenAIChatModel:
