@@ -137,3 +137,34 @@ async def test_in_process_queue_runs_the_same_task(services: Services) -> None:
     await queue.enqueue("deep_evaluate", solution_id, job_id=f"de:{solution_id}")
     await asyncio.wait_for(queue.join(), 10)
     assert results == ["skipped: no evaluate-tier provider configured"]
+
+
+async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Services) -> None:
+    """Seed §9: over the daily budget, deep_evaluate is queued again for the next UTC day."""
+    from datetime import UTC, datetime, timedelta
+
+    from app.llm.budget import InMemoryBudget, Limits
+    from app.llm.providers.scripted import ScriptedClient
+    from app.llm.resilience import Resilient
+
+    grader = ScriptedClient("grader", [EVALUATION], capabilities=frozenset({"evaluate"}))
+    limited = Resilient(grader, budget=InMemoryBudget(), limits=Limits(rpd=0))
+    registry = build_registry(["symbolic"], [services.registry.get("symbolic"), limited])
+    async with services.sessionmaker() as session:
+        solution_id = await _submit(services, session)
+
+    queue = InProcessQueue(
+        TASKS,
+        {
+            "sessionmaker": services.sessionmaker,
+            "registry": registry,
+            "settings": services.settings,
+        },
+    )
+    outcome = await TASKS["deep_evaluate"](queue.ctx, solution_id)
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d")
+    assert outcome == f"deferred until {tomorrow}T00:00:00+00:00"
+    (deferred,) = queue._deferred
+    assert deferred.get_name() == f"deep_evaluate:{solution_id}:{tomorrow.replace('-', '')}0000"
+    assert grader.calls == []
+    await queue.close()  # a deferred in-process job is dropped at shutdown, and says so
