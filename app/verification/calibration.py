@@ -1,0 +1,156 @@
+"""From raw verification signals to a calibrated P(correct).
+
+Signals: the approval fraction, which verifiers approved (+1/-1/0 each), the programmatic
+result (+1 approve, -1 reject, 0 none) and the quick-verify confidence. `Calibrator` fits a
+logistic model (L2-regularised, Newton/IRLS) on all of them, or isotonic regression (pool
+adjacent violators) on one scalar signal. It is saved as JSON and loaded by the service; once
+fitted, its output is what `verification_confidence` means. ECE and Brier measure it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+Signals = Mapping[str, float]
+
+
+def signals(
+    *,
+    approvals: Mapping[str, bool | None] | None = None,
+    programmatic: str | None = None,
+    quick_confidence: float | None = None,
+) -> dict[str, float]:
+    """The feature row for one verified answer."""
+    row: dict[str, float] = {}
+    if approvals:
+        row["approval_fraction"] = sum(v is True for v in approvals.values()) / len(approvals)
+        for vid, vote in approvals.items():
+            row[f"verifier:{vid}"] = 0.0 if vote is None else (1.0 if vote else -1.0)
+    if programmatic is not None:
+        row["programmatic"] = {"approve": 1.0, "reject": -1.0}.get(programmatic, 0.0)
+    if quick_confidence is not None:
+        row["quick_confidence"] = quick_confidence
+    return row
+
+
+@dataclass(slots=True)
+class Calibrator:
+    kind: Literal["logistic", "isotonic"] = "logistic"
+    features: list[str] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    bias: float = 0.0
+    # isotonic: a step function over one signal
+    signal: str = "approval_fraction"
+    knots_x: list[float] = field(default_factory=list)
+    knots_y: list[float] = field(default_factory=list)
+    n_samples: int = 0
+
+    # ------------------------------------------------------------------ fitting
+    @classmethod
+    def fit_logistic(
+        cls, rows: Sequence[Signals], labels: Sequence[bool], l2: float = 1.0, iterations: int = 50
+    ) -> Calibrator:
+        features = sorted({k for row in rows for k in row})
+        x = np.array([[row.get(f, 0.0) for f in features] for row in rows], dtype=float)
+        x = np.hstack([x, np.ones((len(rows), 1))])
+        y = np.array(labels, dtype=float)
+        w = np.zeros(x.shape[1])
+        penalty = np.full(x.shape[1], l2)
+        penalty[-1] = 0.0  # the bias is not regularised
+        for _ in range(iterations):
+            p = 1 / (1 + np.exp(-np.clip(x @ w, -50, 50)))
+            gradient = x.T @ (p - y) + penalty * w
+            hessian = (x.T * (p * (1 - p))) @ x + np.diag(penalty) + 1e-9 * np.eye(len(w))
+            step = np.linalg.solve(hessian, gradient)
+            w -= step
+            if np.max(np.abs(step)) < 1e-8:
+                break
+        return cls("logistic", features, w[:-1].tolist(), float(w[-1]), n_samples=len(rows))
+
+    @classmethod
+    def fit_isotonic(
+        cls, rows: Sequence[Signals], labels: Sequence[bool], signal: str = "approval_fraction"
+    ) -> Calibrator:
+        pairs = sorted(
+            (row.get(signal, 0.0), float(label)) for row, label in zip(rows, labels, strict=True)
+        )
+        # Pool adjacent violators: blocks of (sum_y, count, x_max), merged while decreasing.
+        blocks: list[list[float]] = []
+        for x, y in pairs:
+            blocks.append([y, 1.0, x])
+            while (
+                len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]
+            ):
+                y2, n2, x2 = blocks.pop()
+                blocks[-1][0] += y2
+                blocks[-1][1] += n2
+                blocks[-1][2] = x2
+        return cls(
+            "isotonic",
+            signal=signal,
+            knots_x=[b[2] for b in blocks],
+            knots_y=[b[0] / b[1] for b in blocks],
+            n_samples=len(rows),
+        )
+
+    # ------------------------------------------------------------------ use
+    def predict(self, row: Signals) -> float:
+        if self.kind == "isotonic":
+            value = row.get(self.signal, 0.0)
+            for x, y in zip(self.knots_x, self.knots_y, strict=True):
+                if value <= x:
+                    return y
+            return self.knots_y[-1] if self.knots_y else 0.5
+        z = self.bias + sum(
+            w * row.get(f, 0.0) for f, w in zip(self.features, self.weights, strict=True)
+        )
+        return 1 / (1 + math.exp(-max(min(z, 50), -50)))
+
+    def save(self, path: Path) -> None:
+        from dataclasses import asdict
+
+        path.write_text(json.dumps(asdict(self), indent=2))
+
+    @classmethod
+    def load(cls, path: Path) -> Calibrator:
+        return cls(**json.loads(path.read_text()))
+
+
+# ---------------------------------------------------------------------- metrics
+
+
+def brier(probabilities: Sequence[float], labels: Sequence[bool]) -> float:
+    p, y = np.asarray(probabilities, float), np.asarray(labels, float)
+    return float(np.mean((p - y) ** 2)) if len(p) else 0.0
+
+
+def reliability_bins(
+    probabilities: Sequence[float], labels: Sequence[bool], bins: int = 10
+) -> list[tuple[float, float, int]]:
+    """(mean predicted, observed accuracy, count) per equal-width bin with data."""
+    p, y = np.asarray(probabilities, float), np.asarray(labels, float)
+    index = np.minimum((p * bins).astype(int), bins - 1)
+    out = []
+    for b in range(bins):
+        mask = index == b
+        if mask.any():
+            out.append((float(p[mask].mean()), float(y[mask].mean()), int(mask.sum())))
+    return out
+
+
+def ece(probabilities: Sequence[float], labels: Sequence[bool], bins: int = 10) -> float:
+    """Expected calibration error: Σ_bins |accuracy − confidence| × share of samples."""
+    total = len(probabilities)
+    if not total:
+        return 0.0
+    return sum(
+        abs(acc - conf) * n / total
+        for conf, acc, n in reliability_bins(probabilities, labels, bins)
+    )
