@@ -28,6 +28,7 @@ from app.pipeline.graph import build_graph
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
+from app.verification.calibration import Calibrator
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
 
@@ -89,6 +90,8 @@ async def open_services(
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
         ocr = RapidOcrReader()
+        calibration = settings.verify.calibration_path
+        calibrator = Calibrator.load(calibration) if calibration and calibration.is_file() else None
         retriever = ProblemBankRetriever(sessionmaker, settings.verify.ground_truth_min_similarity)
         pipeline = PipelineContext(
             registry=registry,
@@ -97,6 +100,7 @@ async def open_services(
             retriever=retriever,
             ocr=ocr,
             top_k=settings.retrieval.top_k,
+            calibrator=calibrator,
         )
         worker_ctx: dict[str, Any] = {
             "sessionmaker": sessionmaker,

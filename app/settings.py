@@ -107,6 +107,31 @@ class VerifySettings(BaseSettings):
     # A retrieved bank problem counts as the same problem (ground truth) above this similarity,
     # and only when every number in it matches.
     ground_truth_min_similarity: float = 0.9
+    # A fitted calibrator (solveverify calibrate): once present, verification_confidence is
+    # a calibrated P(correct); without it, the raw signal, flagged as uncalibrated.
+    calibration_path: Path | None = None
+    # MAV aspect verifier sets per subject ("aspect:strategy", app/verification/aspects.py),
+    # by default the paper's engineered MATH subset.
+    aspect_sets: dict[str, list[str]] = Field(
+        default_factory=lambda: {
+            "math": [
+                "mathematical_correctness:step_by_step",
+                "logical_soundness:step_by_step",
+                "unit_conversions:step_by_step",
+                "general_correctness:explain_differently",
+                "general_correctness:edge_cases",
+                "general_correctness:domain_knowledge",
+            ]
+        }
+    )
+    panel_threshold: float = 0.5  # a panel approves when approvals ÷ verifiers ≥ this
+    panel_early_stop: bool = True
+    panel_max_concurrency: int | None = None  # None: all at once (latency); 1: fewest calls
+    mars_rounds: int = 2
+    mars_threshold: float = 0.7
+    consensus_exact: float = 0.6
+    consensus_semantic: float = 0.6
+    consensus_majority: float = 0.5
 
 
 class InputSettings(BaseSettings):

@@ -9,6 +9,7 @@ from app.llm.registry import ProviderRegistry
 from app.pipeline.state import Example
 from app.settings import VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
+from app.verification.calibration import Calibrator
 from app.verification.validator import Thresholds
 
 
@@ -34,6 +35,7 @@ class PipelineContext:
     retriever: Retriever | None = None
     ocr: OcrReader | None = None
     top_k: int = 3
+    calibrator: Calibrator | None = None
 
     @property
     def thresholds(self) -> Thresholds:

@@ -68,6 +68,7 @@ class SolveState:
     # QUICK_VERIFY (seed fields)
     verify_passed: bool | None = None
     verify_confidence: float = 0.0
+    verify_calibrated: bool = False  # verify_confidence is a calibrated P(correct)
     independent_answer: str | None = None
     verify_error: str | None = None
     attempts: Annotated[list[AttemptRecord], operator.add] = field(default_factory=list)

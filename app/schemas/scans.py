@@ -47,6 +47,8 @@ class SolutionResponse(BaseModel):
     steps: list[Step]
     verification_status: Literal["verified", "unverified", "caution"]
     verification_confidence: float
+    # True once a fitted calibrator maps the signals to P(correct); false: the raw signal.
+    verification_confidence_calibrated: bool = False
     caution_reason: str | None
     attempts: int
     provider: str | None

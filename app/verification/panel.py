@@ -20,6 +20,8 @@ Check = Callable[[], Awaitable[Verdict]]
 
 def settled(approvals: int, pending: int, total: int, threshold: float) -> bool | None:
     """The panel's outcome if it no longer depends on the `pending` verdicts, else None."""
+    if total == 0:
+        return False  # nobody approved: an empty panel never approves
     needed = math.ceil(threshold * total - 1e-9)
     if approvals >= needed:
         return True

@@ -26,6 +26,7 @@ async def test_text_scan_is_solved_and_verified(client: httpx.AsyncClient) -> No
     assert body["final_answer"] == "x = 4"
     assert body["verification_status"] == "verified"
     assert body["verification_confidence"] == 1.0
+    assert body["verification_confidence_calibrated"] is False  # no calibrator fitted yet
     assert body["provider"] == "symbolic"
     assert body["subject"] == "math" and body["language"] == "en"
     assert body["steps"][0] == {

@@ -215,3 +215,24 @@ async def test_verdict_line_without_json_is_read(graph, make_context) -> None:
     verdict = state.attempts[0].verdicts[-1]
     assert (verdict.verdict, verdict.score) == ("approve", 0.5)  # no stated confidence
     assert state.verification_status == "caution"  # 0.5 is below the verified threshold
+
+
+async def test_a_fitted_calibrator_defines_the_confidence(graph, make_context) -> None:
+    from dataclasses import replace
+
+    from app.verification.calibration import Calibrator
+
+    # Fitted on outcomes where the programmatic check was right 90% of the time.
+    rows = [{"programmatic": 1.0}] * 9 + [{"programmatic": -1.0}] * 9
+    labels = [True] * 8 + [False] + [False] * 8 + [True]
+    calibrator = Calibrator.fit_logistic(rows, labels, l2=0.01)
+    ctx = replace(make_context(), calibrator=calibrator)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text="Solve 2x + 3 = 11"))
+    assert state.verify_calibrated is True
+    assert state.verify_confidence == pytest.approx(calibrator.predict({"programmatic": 1.0}))
+    assert 0.8 < state.verify_confidence < 0.95
+    assert state.verification_status == "verified"
+
+    uncalibrated = await run_pipeline(graph, make_context(),
+                                      SolveState(problem_text="Solve 2x + 3 = 11"))
+    assert (uncalibrated.verify_calibrated, uncalibrated.verify_confidence) == (False, 1.0)

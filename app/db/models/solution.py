@@ -33,6 +33,7 @@ class Solution(Base):
     steps: Mapped[list[SolveStep]] = mapped_column(PydanticJSON(list[SolveStep]), default=list)
     verification_status: Mapped[str] = mapped_column(String(16), index=True)
     verification_confidence: Mapped[float] = mapped_column(Float, default=0.0)
+    confidence_calibrated: Mapped[bool] = mapped_column(default=False)
     caution_reason: Mapped[str | None] = mapped_column(Text)
     independent_answer: Mapped[str | None] = mapped_column(Text)
     ground_truth: Mapped[str | None] = mapped_column(Text)
