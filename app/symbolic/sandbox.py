@@ -73,6 +73,10 @@ class SymbolicSandbox:
     async def equivalent(self, a: str, b: str) -> bool | None:
         return await self._run(checker.answers_equivalent, a, b)
 
+    async def math_equivalent(self, gold: str, candidate: str) -> bool | None:
+        """math-verify alone (LaTeX answers such as MATH's), no problem-specific parsing."""
+        return await self._run(checker.math_verify_equivalent, gold, candidate)
+
     def close(self) -> None:
         self._pool.stop()
         self._pool.join(timeout=5)
