@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from app.bench.cli import bench_app
 from app.settings import get_settings
 
 app = typer.Typer(
@@ -21,6 +22,7 @@ bank_app = typer.Typer(
     help="The problem bank used for retrieval and ground truth.", no_args_is_help=True
 )
 app.add_typer(db_app, name="db")
+app.add_typer(bench_app, name="bench")
 app.add_typer(bank_app, name="bank")
 
 

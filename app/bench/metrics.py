@@ -11,8 +11,17 @@ from itertools import pairwise
 
 from app.verification.calibration import brier, ece, reliability_bins
 
-__all__ = ["auprc", "auroc", "brier", "coverage_accuracy", "detection", "ece", "pr_curve",
-           "reliability_bins", "roc_curve"]  # fmt: skip
+__all__ = [
+    "auprc",
+    "auroc",
+    "brier",
+    "coverage_accuracy",
+    "detection",
+    "ece",
+    "pr_curve",
+    "reliability_bins",
+    "roc_curve",
+]
 
 
 def roc_curve(scores: Sequence[float], positives: Sequence[bool]) -> list[tuple[float, float]]:

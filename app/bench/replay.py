@@ -28,8 +28,13 @@ from app.verification.calibration import Calibrator, signals
 from app.verification.reliability import VerifierWeights, select_by_clusters
 
 NS = (1, 2, 4, 8, 16)
-REQUIRED = ("problem", "correct_answer", "solutions", "extracted_answers",
-            "all_solution_vera_approvals")  # fmt: skip
+REQUIRED = (
+    "problem",
+    "correct_answer",
+    "solutions",
+    "extracted_answers",
+    "all_solution_vera_approvals",
+)
 
 
 class ReplayFormatError(ValueError):
@@ -68,8 +73,9 @@ def load_run(directory: Path) -> list[dict[str, Any]]:
         if not (
             len(record["extracted_answers"]) == len(record["all_solution_vera_approvals"]) == n
         ):
-            raise ReplayFormatError(f"{path}: solutions, extracted_answers and approvals differ "
-                                    "in length")  # fmt: skip
+            raise ReplayFormatError(
+                f"{path}: solutions, extracted_answers and approvals differ in length"
+            )
         records.append({"name": path.stem, **record})
     return records
 
@@ -89,10 +95,14 @@ async def label(records: Sequence[dict[str, Any]], equivalent: Equivalence) -> l
         gold = str(record["correct_answer"])
         correct = list(await asyncio.gather(*(same(gold, a) for a in answers)))
         return ReplayProblem(
-            name=record["name"], problem=record["problem"], correct_answer=gold, answers=answers,
-            approvals=[dict(a) for a in record["all_solution_vera_approvals"]], correct=correct,
+            name=record["name"],
+            problem=record["problem"],
+            correct_answer=gold,
+            answers=answers,
+            approvals=[dict(a) for a in record["all_solution_vera_approvals"]],
+            correct=correct,
             clusters=await cluster_answers(answers, equivalent),
-        )  # fmt: skip
+        )
 
     return list(await asyncio.gather(*(one(r) for r in records)))
 
@@ -132,10 +142,12 @@ def selection(problems: Sequence[ReplayProblem], ns: Sequence[int] = NS) -> dict
         out[f"cons@{n}"] = pct(
             sum(c is not None and p.correct[c] for c, p in zip(cons, problems, strict=True))
         )
-        out[f"class_majority@{n}"] = pct(sum(p.correct[_class_majority(p.clusters, n)]
-                                             for p in problems))  # fmt: skip
-        out[f"bon_mav@{n}"] = pct(sum(p.correct[bon_mav_select(p.approvals[:n])[0]]
-                                      for p in problems))  # fmt: skip
+        out[f"class_majority@{n}"] = pct(
+            sum(p.correct[_class_majority(p.clusters, n)] for p in problems)
+        )
+        out[f"bon_mav@{n}"] = pct(
+            sum(p.correct[bon_mav_select(p.approvals[:n])[0]] for p in problems)
+        )
         out[f"oracle@{n}"] = pct(sum(any(p.correct[:n]) for p in problems))
     return out
 
@@ -197,11 +209,19 @@ def held_out(problems: Sequence[ReplayProblem], seed: int) -> tuple[dict[str, An
         f"weighted@{n}": pct(weighted),
         f"weighted_clustered@{n}": pct(clustered),
     }
-    calibration = {"ece": ece(calibrated, labels), "brier": brier(calibrated, labels),
-                   "raw_ece": ece(raw, labels), "raw_brier": brier(raw, labels),
-                   "held_out_candidates": len(labels)}  # fmt: skip
-    return report, {"calibration": calibration, "calibrated": calibrated, "raw": raw,
-                    "labels": labels}  # fmt: skip
+    calibration = {
+        "ece": ece(calibrated, labels),
+        "brier": brier(calibrated, labels),
+        "raw_ece": ece(raw, labels),
+        "raw_brier": brier(raw, labels),
+        "held_out_candidates": len(labels),
+    }
+    return report, {
+        "calibration": calibration,
+        "calibrated": calibrated,
+        "raw": raw,
+        "labels": labels,
+    }
 
 
 def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> dict:
@@ -210,11 +230,22 @@ def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> d
     with (out_dir / "results.jsonl").open("w", encoding="utf-8") as handle:
         for p in problems:
             index, scores = bon_mav_select(p.approvals)
-            handle.write(json.dumps({
-                "id": p.name, "correct_answer": p.correct_answer, "answers": p.answers,
-                "correct": p.correct, "mav_scores": scores, "bon_mav_index": index,
-                "cons_index": _cons(p.answers), "clusters": p.clusters,
-            }, ensure_ascii=False) + "\n")  # fmt: skip
+            handle.write(
+                json.dumps(
+                    {
+                        "id": p.name,
+                        "correct_answer": p.correct_answer,
+                        "answers": p.answers,
+                        "correct": p.correct,
+                        "mav_scores": scores,
+                        "bon_mav_index": index,
+                        "cons_index": _cons(p.answers),
+                        "clusters": p.clusters,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     scores, labels = _candidates(problems)
     held, extra = held_out(problems, seed)
     summary = {
@@ -228,6 +259,11 @@ def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> d
         "seed": seed,
     }
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    write_plots(out_dir, probabilities=extra["calibrated"], correct=extra["labels"],
-                raw_probabilities=extra["raw"], title="(held-out)")  # fmt: skip
+    write_plots(
+        out_dir,
+        probabilities=extra["calibrated"],
+        correct=extra["labels"],
+        raw_probabilities=extra["raw"],
+        title="(held-out)",
+    )
     return summary

@@ -66,6 +66,27 @@ def normalize_math_answer(answer: str | None) -> str | None:
     return text.rstrip(".")
 
 
+_FINAL_PATTERNS = [
+    re.compile(r"####\s*(.+?)\s*$", re.M),
+    re.compile(r"final answer\s*(?:is|:)?\s*(.+?)\s*$", re.I | re.M),
+    re.compile(r"the answer is\s*(.+?)\.?\s*$", re.I | re.M),
+    re.compile(r"答案[是为:：]\s*(.+?)\s*$", re.M),
+]
+
+
+def extract_final_answer(solution: str) -> str | None:
+    """The final answer in a worked solution: \\boxed{}, "Final answer: …", "####", or the
+    last number."""
+    if "\\boxed" in solution or "\\fbox" in solution:
+        return _last_boxed(solution).strip() or None
+    for pattern in _FINAL_PATTERNS:
+        found = pattern.findall(solution)
+        if found:
+            return found[-1].strip().rstrip(".") or None
+    numbers = re.findall(r"-?\d+(?:[.,/]\d+)*", solution)
+    return numbers[-1] if numbers else None
+
+
 async def cluster_answers(
     answers: Sequence[str | None], equivalent: Equivalence | None = None
 ) -> list[list[int]]:

@@ -233,6 +233,7 @@ async def test_a_fitted_calibrator_defines_the_confidence(graph, make_context) -
     assert 0.8 < state.verify_confidence < 0.95
     assert state.verification_status == "verified"
 
-    uncalibrated = await run_pipeline(graph, make_context(),
-                                      SolveState(problem_text="Solve 2x + 3 = 11"))
+    uncalibrated = await run_pipeline(
+        graph, make_context(), SolveState(problem_text="Solve 2x + 3 = 11")
+    )
     assert (uncalibrated.verify_calibrated, uncalibrated.verify_confidence) == (False, 1.0)

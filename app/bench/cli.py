@@ -1,0 +1,133 @@
+"""`solveverify bench …` (also `python -m app.bench`): verifiers, replay, gsm8k."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from app.settings import REPO_ROOT, get_settings
+
+bench_app = typer.Typer(
+    help="Benchmarks: verifier patterns, replay of MAV runs, GSM8K.", no_args_is_help=True
+)
+
+PatternOption = Annotated[
+    str, typer.Option(help="best_of_n | entailment | self_consistency | bon_mav | mars | consensus")
+]
+
+
+def _print(summary: dict) -> None:
+    typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+
+
+@bench_app.command("verifiers")
+def verifiers(
+    data: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="JSONL dataset.")],
+    pattern: PatternOption = "self_consistency",
+    n: Annotated[int, typer.Option(help="Candidates per example.")] = 4,
+    seed: Annotated[int, typer.Option()] = 0,
+    max_examples: Annotated[int | None, typer.Option(help="Stop after this many.")] = None,
+    out_dir: Annotated[Path, typer.Option(help="Artifacts (resumable).")] = Path("bench-out"),
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="A configured provider (gemini, openai_compatible, llamacpp, …) or 'replay' "
+            "(no model: only patterns that need none)"
+        ),
+    ] = "replay",
+) -> None:
+    """Run one verifier pattern over a dataset; write results.jsonl, summary.json, plots/."""
+    from app.bench.datasets import DatasetError
+    from app.bench.harness import run_benchmark
+    from app.bench.patterns import PATTERNS, PatternContext
+    from app.runtime import open_providers
+    from app.verification.mars import MarsConfig
+
+    if pattern not in PATTERNS:
+        raise typer.BadParameter(f"unknown pattern {pattern!r}; one of {', '.join(PATTERNS)}")
+    settings = get_settings()
+
+    async def run() -> dict:
+        async with AsyncExitStack() as stack:
+            sandbox, _, registry = await open_providers(settings, stack)
+            if backend != "replay" and backend not in registry:
+                raise typer.BadParameter(
+                    f"backend {backend!r} is not configured; configured: "
+                    f"{', '.join(registry.order)} or replay"
+                )
+            ctx = PatternContext(
+                backend=None if backend == "replay" else registry.get(backend, "verify"),
+                equivalent=sandbox.equivalent,
+                n=n,
+                aspect_keys=settings.verify.aspect_sets.get("math", []),
+                mars=MarsConfig(settings.verify.mars_rounds, settings.verify.mars_threshold),
+            )
+            return await run_benchmark(
+                data, pattern, out_dir, ctx, seed=seed, max_examples=max_examples
+            )
+
+    try:
+        _print(asyncio.run(run()))
+    except (DatasetError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+@bench_app.command("replay")
+def replay(
+    mav_run: Annotated[
+        Path,
+        typer.Option(exists=True, file_okay=False, help="Directory of per-problem MAV JSON files."),
+    ],
+    out_dir: Annotated[Path, typer.Option()] = Path("bench-out/replay"),
+    seed: Annotated[int, typer.Option(help="Seed of the held-out split.")] = 0,
+) -> None:
+    """Replay recorded MAV verifier runs: selection@n, detection, calibration."""
+    from app.bench.replay import ReplayFormatError, label, load_run, report
+    from app.symbolic.sandbox import SymbolicSandbox
+
+    async def labelled():  # type: ignore[no-untyped-def]
+        sandbox = SymbolicSandbox(get_settings().verify.symbolic_workers, 5.0)
+        try:
+            return await label(load_run(mav_run), sandbox.math_equivalent)
+        finally:
+            sandbox.close()
+
+    try:
+        _print(report(asyncio.run(labelled()), out_dir, seed))
+    except ReplayFormatError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+@bench_app.command("gsm8k")
+def gsm8k(
+    n_problems: Annotated[int, typer.Option(help="Problems in the seeded sample.")] = 50,
+    provider: Annotated[str | None, typer.Option(help="Solve with this provider first.")] = None,
+    seed: Annotated[int, typer.Option()] = 0,
+    out_dir: Annotated[Path, typer.Option()] = Path("bench-out/gsm8k"),
+    test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (
+        REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "test.jsonl"
+    ),
+) -> None:
+    """GSM8K test problems through the full pipeline: accuracy, verified precision, coverage."""
+    from app.bench.gsm8k import run_gsm8k
+    from app.runtime import open_services
+
+    settings = get_settings()
+    if provider:
+        order = settings.llm.default_provider_order
+        settings.llm.default_provider_order = [provider, *(p for p in order if p != provider)]
+
+    async def run() -> dict:
+        async with open_services(settings) as services:
+            if provider and provider not in services.registry:
+                raise typer.BadParameter(f"provider {provider!r} is not configured")
+            return await run_gsm8k(services, test_file, n_problems, seed, out_dir)
+
+    _print(asyncio.run(run()))
