@@ -105,6 +105,23 @@ def replay(
         raise typer.Exit(2) from exc
 
 
+@bench_app.command("make-gsm8k-set")
+def make_gsm8k_set(
+    out: Annotated[Path, typer.Option(help="JSONL to write (math schema).")] = Path(
+        "bench-out/gsm8k-candidates.jsonl"
+    ),
+    n_problems: Annotated[int, typer.Option()] = 50,
+    seed: Annotated[int, typer.Option()] = 0,
+    test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (
+        REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "test.jsonl"
+    ),
+) -> None:
+    """Build a math set from GSM8K test: reference solutions plus hard negatives."""
+    from app.bench.gsm8k_candidates import make_candidates
+
+    typer.echo(f"wrote {make_candidates(test_file, out, n_problems, seed)} problems to {out}")
+
+
 @bench_app.command("gsm8k")
 def gsm8k(
     n_problems: Annotated[int, typer.Option(help="Problems in the seeded sample.")] = 50,
