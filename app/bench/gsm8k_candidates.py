@@ -23,7 +23,6 @@ def _wrong_answers(answer: str, rng: random.Random) -> list[str]:
         value = float(answer)
     except ValueError:
         return []
-    as_text = lambda v: str(int(v)) if float(v).is_integer() else f"{v:g}"
     wrong = {_as_text(value + 1), _as_text(value * 2 if value else 2), _as_text(value + 10)}
     wrong.discard(answer)
     return sorted(wrong, key=lambda _: rng.random())
