@@ -29,6 +29,7 @@ def write_plots(
     correct: Sequence[bool],
     raw_probabilities: Sequence[float] | None = None,
     title: str = "",
+    label: str = "verifier score",
 ) -> list[Path]:
     """calibration.png, pr_curve.png, roc_curve.png, coverage_accuracy.png under out_dir/plots.
 
@@ -42,11 +43,11 @@ def write_plots(
 
     figure, axis = plt.subplots(figsize=SIZE)
     axis.plot([0, 1], [0, 1], "--", color="grey", label="perfect calibration")
-    for label, values in (("calibrated", probabilities), ("raw", raw_probabilities)):
+    for name, values in ((label, probabilities), ("raw approval fraction", raw_probabilities)):
         if values is None:
             continue
         bins = reliability_bins(values, correct)
-        axis.plot([b[0] for b in bins], [b[1] for b in bins], "o-", label=label)
+        axis.plot([b[0] for b in bins], [b[1] for b in bins], "o-", label=name)
     axis.set(
         xlabel="predicted P(correct)",
         ylabel="observed accuracy",
