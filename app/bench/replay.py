@@ -265,5 +265,6 @@ def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> d
         correct=extra["labels"],
         raw_probabilities=extra["raw"],
         title="(held-out)",
+        label="calibrated",
     )
     return summary
