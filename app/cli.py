@@ -91,7 +91,12 @@ def solve(
 
 async def _solve(settings, text, image, subject, grade):  # type: ignore[no-untyped-def]
     from app.runtime import open_services
-    from app.services.scans import UnreadableInput, solution_response, submit_scan
+    from app.services.scans import (
+        UnreadableInput,
+        enqueue_followups,
+        solution_response,
+        submit_scan,
+    )
 
     async with open_services(settings) as services, services.sessionmaker() as session:
         try:
@@ -106,9 +111,7 @@ async def _solve(settings, text, image, subject, grade):  # type: ignore[no-unty
         except UnreadableInput as exc:
             raise ValueError(exc.message) from exc
         await session.commit()
-        await services.queue.enqueue(
-            "deep_evaluate", str(solution.id), job_id=f"deep_evaluate:{solution.id}"
-        )
+        await enqueue_followups(services, session, solution)
         return solution_response(scan, solution)
 
 

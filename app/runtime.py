@@ -106,6 +106,7 @@ async def open_services(
             "sessionmaker": sessionmaker,
             "registry": registry,
             "settings": settings,
+            "sandbox": sandbox,
         }
         queue: TaskQueue
         if settings.redis.url:

@@ -14,7 +14,13 @@ from app.api.errors import ApiError
 from app.api.uploads import read_image
 from app.db.repositories.scans import ScanRepository
 from app.schemas.scans import ScanCreate, ScanOut, SolutionResponse
-from app.services.scans import UnreadableInput, scan_out, solution_response, submit_scan
+from app.services.scans import (
+    UnreadableInput,
+    enqueue_followups,
+    scan_out,
+    solution_response,
+    submit_scan,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
@@ -95,12 +101,7 @@ async def create_scan(
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     await session.commit()  # stored before the evaluation is enqueued and before the 201
-    try:
-        await services.queue.enqueue(
-            "deep_evaluate", str(solution.id), job_id=f"deep_evaluate:{solution.id}"
-        )
-    except Exception:  # the answer is stored; a missed evaluation must not fail the request
-        log.exception("could not enqueue deep_evaluate for %s", solution.id)
+    await enqueue_followups(services, session, solution)
     return solution_response(scan, solution)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import logging
+import random
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -12,6 +14,10 @@ from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.runtime import Services
 from app.schemas.scans import ScanOut, SolutionDetail, SolutionResponse, Step, VerificationOut
+from app.verification.tiers import draw_spot_check
+
+log = logging.getLogger(__name__)
+_rng = random.Random()
 
 
 class UnreadableInput(Exception):
@@ -99,6 +105,31 @@ def _rows(
         for v in attempt.verdicts
     ]
     return scan, solution, verifications
+
+
+async def enqueue_followups(services: Services, session: AsyncSession, solution: Solution) -> None:
+    """After the answer is stored: deep evaluation, the tier-2 consensus check, and a tier-3
+    spot check when the sampler draws it. A queue failure is logged, never raised: the
+    answer is already stored and returned."""
+    verify = services.settings.verify
+    jobs: list[tuple[str, tuple[str, ...]]] = [
+        ("deep_evaluate", (str(solution.id),)),
+        ("consensus_check", (str(solution.id),)),
+    ]
+    uncertain = solution.verification_status != "verified"
+    draw, reason = draw_spot_check(
+        _rng, subject=solution.scan.subject, confidence=solution.verification_confidence,
+        provider_results=0 if uncertain else await ScanRepository(session).provider_result_count(
+            solution.provider),
+        uncertain=uncertain, high_stakes=verify.high_stakes_subjects,
+    )  # fmt: skip
+    if draw:
+        jobs.append(("spot_check", (str(solution.id), reason)))
+    for task, args in jobs:
+        try:
+            await services.queue.enqueue(task, *args, job_id=f"{task}:{solution.id}")
+        except Exception:
+            log.exception("could not enqueue %s for %s", task, solution.id)
 
 
 def solution_response(scan: Scan, solution: Solution) -> SolutionResponse:

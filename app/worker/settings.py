@@ -21,12 +21,13 @@ async def startup(ctx: dict[str, Any]) -> None:
     stack = AsyncExitStack()
     engine = create_engine(settings.database)
     stack.push_async_callback(engine.dispose)
-    _, _, registry = await open_providers(settings, stack)
+    sandbox, _, registry = await open_providers(settings, stack)
     ctx.update(
         settings=settings,
         stack=stack,
         sessionmaker=create_sessionmaker(engine),
         registry=registry,
+        sandbox=sandbox,
         queue=ArqQueue(ctx["redis"], settings.redis.queue_name),
     )
 

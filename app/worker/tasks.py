@@ -93,4 +93,10 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
     return "stored" if stored else "already evaluated"
 
 
-TASKS = {"deep_evaluate": deep_evaluate}
+from app.worker.checks import consensus_check, spot_check  # noqa: E402  (tasks below use them)
+
+TASKS = {
+    "deep_evaluate": deep_evaluate,
+    "consensus_check": consensus_check,
+    "spot_check": spot_check,
+}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -35,6 +35,27 @@ class ScanRepository:
             options.append(selectinload(Solution.scan))
         return await self.session.scalar(
             select(Solution).where(Solution.id == solution_id).options(*options)
+        )
+
+    async def has_verifications(self, solution_id: uuid.UUID, tier: str) -> bool:
+        found = await self.session.scalar(
+            select(VerificationRecord.id)
+            .where(VerificationRecord.solution_id == solution_id, VerificationRecord.tier == tier)
+            .limit(1)
+        )
+        return found is not None
+
+    def add_verifications(self, rows: list[VerificationRecord]) -> None:
+        self.session.add_all(rows)
+
+    async def provider_result_count(self, provider: str | None) -> int:
+        if provider is None:
+            return 0
+        return (
+            await self.session.scalar(
+                select(func.count()).select_from(Solution).where(Solution.provider == provider)
+            )
+            or 0
         )
 
     async def set_deep_evaluation(self, solution_id: uuid.UUID, evaluation: DeepEvaluation) -> bool:

@@ -1,0 +1,140 @@
+"""Tier-2 consensus checks and tier-3 spot checks (dellm-verifier-block.md), as worker tasks.
+
+Both run after the response, on a stored solution, and store every verdict as a row in
+`verifications` (tier "consensus" / "spot") once: a redelivered job finds its rows and stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from app.db.models import Solution, VerificationRecord
+from app.db.repositories.scans import ScanRepository
+from app.llm.errors import ProviderError
+from app.llm.registry import ProviderRegistry
+from app.llm.structured import extract_json
+from app.llm.tasks import SolveOutput, schema_of
+from app.pipeline.prompts import solve as solve_prompts
+from app.verification.aspects import DEFAULT_MATH_SET, build_panel
+from app.verification.consensus import ConsensusBuilder, NodeAnswer
+from app.verification.panel import run_panel
+from app.verification.verdict import Verdict
+
+log = logging.getLogger(__name__)
+
+
+def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
+    return VerificationRecord(
+        solution_id=solution.id, tier=tier, attempt=solution.attempts,
+        answer_provider=solution.provider, answer=solution.final_answer, method=verdict.method,
+        verifier_id=verdict.verifier_id, verdict=verdict.verdict, score=verdict.score,
+        rationale=verdict.rationale, independent_answer=verdict.independent_answer,
+        latency_ms=verdict.latency_ms, tokens=verdict.tokens,
+    )  # fmt: skip
+
+
+async def _independent_answer(
+    registry: ProviderRegistry, name: str, solution: Solution
+) -> str | None:
+    messages = solve_prompts.build(solution.scan.problem_text, solution.scan.language)  # type: ignore[arg-type]
+    try:
+        reply = await registry.get(name).generate(
+            messages, json_schema=schema_of(SolveOutput), timeout=60
+        )
+    except ProviderError as exc:
+        log.info("consensus: %s could not answer: %s", name, exc)
+        return None
+    data = reply.data or extract_json(reply.text) or {}
+    answer = data.get("final_answer")
+    return str(answer) if answer else None
+
+
+async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
+    """Other providers solve independently; the DELLM cascade decides; the verdict on the
+    returned answer (and the disagreement, if any) is stored."""
+    registry: ProviderRegistry = ctx["registry"]
+    verify = ctx["settings"].verify
+    async with ctx["sessionmaker"]() as session:
+        repo = ScanRepository(session)
+        solution = await repo.get_solution(uuid.UUID(solution_id))
+        if solution is None or solution.final_answer is None:
+            return "skipped: no answer"
+        if await repo.has_verifications(solution.id, "consensus"):
+            return "already checked"
+        others = [n for n in registry.route(solution.scan.subject) if n != solution.provider]
+        answers = await asyncio.gather(
+            *(_independent_answer(registry, n, solution) for n in others)
+        )
+        nodes = [NodeAnswer(solution.provider or "?", solution.final_answer)] + [
+            NodeAnswer(n, a) for n, a in zip(others, answers, strict=True) if a is not None
+        ]
+        if len(nodes) < 2:
+            return "skipped: no other provider answered"
+        arbiter = registry.verifier_for(solution.provider)
+        builder = ConsensusBuilder(
+            equivalent=ctx["sandbox"].equivalent,
+            arbiter=registry.get(arbiter, "verify") if arbiter else None,
+            exact_threshold=verify.consensus_exact, semantic_threshold=verify.consensus_semantic,
+            majority_threshold=verify.consensus_majority,
+        )  # fmt: skip
+        result = await builder.build(solution.scan.problem_text, nodes)
+        listing = "; ".join(f"{n.provider}={n.answer}" for n in nodes)
+        if not result.agrees:
+            kind, score = "abstain", None
+        else:
+            kind = "approve" if 0 in result.supporters else "reject"
+            score = result.weighted_agreement if kind == "approve" else 0.0
+        verdict = Verdict(
+            kind,
+            "llm",
+            f"consensus:{result.method}",
+            score,  # type: ignore[arg-type]
+            f"{result.method}, agreement {result.agreement:.0%}: {listing}",
+            independent_answer=result.answer,
+        )
+        repo.add_verifications([_row(solution, "consensus", verdict)])
+        await session.commit()
+    return f"{kind} ({result.method})"
+
+
+def _spot_verifier(registry: ProviderRegistry, solver: str | None) -> str | None:
+    """The local/GPU OpenAI-compatible model when configured, else any other verifier."""
+    if "openai_compatible" in registry and solver != "openai_compatible":
+        return "openai_compatible"
+    return registry.verifier_for(solver)
+
+
+async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") -> str:
+    """A MAV aspect panel on the stored answer; every aspect verdict is a row."""
+    registry: ProviderRegistry = ctx["registry"]
+    verify = ctx["settings"].verify
+    async with ctx["sessionmaker"]() as session:
+        repo = ScanRepository(session)
+        solution = await repo.get_solution(uuid.UUID(solution_id))
+        if solution is None or solution.final_answer is None:
+            return "skipped: no answer"
+        if await repo.has_verifications(solution.id, "spot"):
+            return "already checked"
+        name = _spot_verifier(registry, solution.provider)
+        if name is None:
+            return "skipped: no verifier other than the solver"
+        keys = verify.aspect_sets.get(solution.scan.subject) or DEFAULT_MATH_SET
+        language = "zh" if solution.scan.language == "zh" else "en"
+        panel = build_panel(
+            [registry.get(name, "verify")], keys, subject=solution.scan.subject, language=language
+        )
+        text = "\n".join(
+            [*(s.description for s in solution.steps), f"Final answer: {solution.final_answer}"]
+        )
+        result = await run_panel(
+            [lambda v=v: v.verify(solution.scan.problem_text, text) for v in panel],
+            threshold=verify.panel_threshold, early_stop=verify.panel_early_stop,
+            max_concurrency=verify.panel_max_concurrency,
+        )  # fmt: skip
+        repo.add_verifications([_row(solution, "spot", v) for v in result.verdicts])
+        await session.commit()
+    outcome = "approved" if result.approved else "rejected"
+    return f"{outcome} by {result.approvals}/{result.total} ({reason}; {result.calls_saved} saved)"

@@ -1,0 +1,93 @@
+"""Tier-2 consensus and tier-3 spot checks as worker tasks, on stored solutions."""
+
+from __future__ import annotations
+
+import uuid
+
+from app.db.repositories.scans import ScanRepository
+from app.llm.providers.scripted import ScriptedClient
+from app.llm.registry import build_registry
+from app.runtime import Services
+from app.services.scans import submit_scan
+from app.worker.tasks import TASKS
+from tests.fixtures.providers import solution_json, solver
+
+PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
+
+
+async def stored(services: Services, *clients) -> tuple[str, dict]:
+    """Solve PROBLEM with `clients` (first one answers), store it, return its id and a ctx."""
+    registry = build_registry(["symbolic"], [services.registry.get("symbolic"), *clients])
+    from dataclasses import replace
+
+    pipeline = replace(services.pipeline, registry=registry)
+    original, services.pipeline = services.pipeline, pipeline
+    try:
+        async with services.sessionmaker() as session:
+            _, solution = await submit_scan(services, session, text=PROBLEM)
+            await session.commit()
+    finally:
+        services.pipeline = original
+    ctx = {
+        "sessionmaker": services.sessionmaker,
+        "registry": registry,
+        "settings": services.settings,
+        "sandbox": services.sandbox,
+    }
+    return str(solution.id), ctx
+
+
+async def rows(services: Services, solution_id: str, tier: str):
+    async with services.sessionmaker() as session:
+        solution = await ScanRepository(session).get_solution(uuid.UUID(solution_id))
+    assert solution is not None
+    return [v for v in solution.verifications if v.tier == tier]
+
+
+async def test_consensus_records_agreement_and_disagreement(services: Services) -> None:
+    first = ScriptedClient("first", [solution_json("86")], capabilities=frozenset({"solve"}))
+    agree = ScriptedClient(
+        "agree", [solution_json("86 muffins")], capabilities=frozenset({"solve"})
+    )
+    disagree = ScriptedClient("disagree", [solution_json("91")], capabilities=frozenset({"solve"}))
+    solution_id, ctx = await stored(services, first, agree, disagree)
+    outcome = await TASKS["consensus_check"](ctx, solution_id)
+    assert outcome == "approve (exact_match)" or outcome.startswith("approve")
+    (row,) = await rows(services, solution_id, "consensus")
+    assert row.verdict == "approve" and "disagree=91" in row.rationale
+    assert await TASKS["consensus_check"](ctx, solution_id) == "already checked"
+
+
+async def test_consensus_rejects_an_outvoted_answer(services: Services) -> None:
+    first = ScriptedClient("first", [solution_json("90")], capabilities=frozenset({"solve"}))
+    others = [
+        ScriptedClient(f"o{i}", [solution_json("86")], capabilities=frozenset({"solve"}))
+        for i in range(3)
+    ]
+    solution_id, ctx = await stored(services, first, *others)
+    await TASKS["consensus_check"](ctx, solution_id)
+    (row,) = await rows(services, solution_id, "consensus")
+    assert (row.verdict, row.independent_answer) == ("reject", "86")
+
+
+async def test_spot_check_runs_an_aspect_panel(services: Services) -> None:
+    judge = ScriptedClient(
+        "judge",
+        ["Checked each step.\nFINAL VERIFICATION ANSWER: True"],
+        capabilities=frozenset({"verify"}),
+    )
+    solution_id, ctx = await stored(services, solver("first", "86"), judge)
+    outcome = await TASKS["spot_check"](ctx, solution_id, "random sample")
+    assert outcome.startswith("approved by")
+    spot = await rows(services, solution_id, "spot")
+    assert {r.verdict for r in spot} == {"approve"}
+    assert all(r.verifier_id.startswith("judge:scripted-1:") for r in spot)
+    assert await TASKS["spot_check"](ctx, solution_id) == "already checked"
+
+
+async def test_checks_skip_without_other_providers(services: Services) -> None:
+    solution_id, ctx = await stored(services, solver("only", "86"))
+    assert await TASKS["consensus_check"](ctx, solution_id) == "skipped: no other provider answered"
+    assert await TASKS["spot_check"](ctx, solution_id) == (
+        "skipped: no verifier other than the solver"
+    )
