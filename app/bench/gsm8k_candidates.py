@@ -11,7 +11,7 @@ import json
 import random
 from pathlib import Path
 
-from app.retrieval.bank import parse_gsm8k
+from app.retrieval.gsm8k import parse_gsm8k
 
 
 def _as_text(value: float) -> str:

@@ -22,6 +22,24 @@ def _save(figure: plt.Figure, path: Path) -> None:
     plt.close(figure)
 
 
+def _curve(
+    path: Path,
+    points: Sequence[tuple[float, float]],
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    *,
+    diagonal: bool = False,
+) -> Path:
+    figure, axis = plt.subplots(figsize=SIZE)
+    axis.plot([p[0] for p in points], [p[1] for p in points], "-")
+    if diagonal:
+        axis.plot([0, 1], [0, 1], "--", color="grey")
+    axis.set(xlabel=xlabel, ylabel=ylabel, xlim=(0, 1), ylim=(0, 1.05), title=title)
+    _save(figure, path)
+    return path
+
+
 def write_plots(
     out_dir: Path,
     *,
@@ -59,43 +77,41 @@ def write_plots(
     _save(figure, plots / "calibration.png")
     paths.append(plots / "calibration.png")
 
-    figure, axis = plt.subplots(figsize=SIZE)
-    points = pr_curve(detector, errors)
-    axis.plot([p[0] for p in points], [p[1] for p in points], "-", drawstyle="steps-post")
-    axis.set(
-        xlabel="recall (errors caught)",
-        ylabel="precision",
-        xlim=(0, 1),
-        ylim=(0, 1.05),
-        title=f"Error detection: precision-recall {title}".strip(),
-    )
-    _save(figure, plots / "pr_curve.png")
-    paths.append(plots / "pr_curve.png")
-
-    figure, axis = plt.subplots(figsize=SIZE)
-    points = roc_curve(detector, errors)
-    axis.plot([p[0] for p in points], [p[1] for p in points], "-")
-    axis.plot([0, 1], [0, 1], "--", color="grey")
-    axis.set(
-        xlabel="false positive rate",
-        ylabel="true positive rate",
-        xlim=(0, 1),
-        ylim=(0, 1.05),
-        title=f"Error detection: ROC {title}".strip(),
-    )
-    _save(figure, plots / "roc_curve.png")
-    paths.append(plots / "roc_curve.png")
-
-    figure, axis = plt.subplots(figsize=SIZE)
-    points = coverage_accuracy(probabilities, correct)
-    axis.plot([p[0] for p in points], [p[1] for p in points], "-")
-    axis.set(
-        xlabel="coverage (fraction answered)",
-        ylabel="accuracy of answered",
-        xlim=(0, 1),
-        ylim=(0, 1.05),
-        title=f"Coverage vs accuracy {title}".strip(),
-    )
-    _save(figure, plots / "coverage_accuracy.png")
-    paths.append(plots / "coverage_accuracy.png")
+    curves = [
+        (
+            "pr_curve.png",
+            pr_curve(detector, errors),
+            "recall (errors caught)",
+            "precision",
+            "Error detection: precision-recall",
+            False,
+        ),
+        (
+            "roc_curve.png",
+            roc_curve(detector, errors),
+            "false positive rate",
+            "true positive rate",
+            "Error detection: ROC",
+            True,
+        ),
+        (
+            "coverage_accuracy.png",
+            coverage_accuracy(probabilities, correct),
+            "coverage (fraction answered)",
+            "accuracy of answered",
+            "Coverage vs accuracy",
+            False,
+        ),
+    ]
+    for name, points, xlabel, ylabel, heading, diagonal in curves:
+        paths.append(
+            _curve(
+                plots / name,
+                points,
+                xlabel,
+                ylabel,
+                f"{heading} {title}".strip(),
+                diagonal=diagonal,
+            )
+        )
     return paths

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from difflib import SequenceMatcher
@@ -13,37 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.repositories.problem_bank import ProblemBankRepository, query_terms
 from app.pipeline.state import Example
+from app.retrieval.gsm8k import parse_gsm8k
 
 log = logging.getLogger(__name__)
 
 CANDIDATES = 20  # full-text candidates re-ranked by similarity
-_GSM8K_FINAL = re.compile(r"####\s*(.+?)\s*$", re.S)
-_CALCULATOR = re.compile(r"<<[^>]*>>")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-def parse_gsm8k(path: Path, source: str = "gsm8k") -> list[dict[str, str]]:
-    rows: list[dict[str, str]] = []
-    with path.open(encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            answer = record["answer"]
-            final = _GSM8K_FINAL.search(answer)
-            if final is None:
-                raise ValueError(f"{path}:{line_no}: answer has no '#### <final>' line")
-            rows.append(
-                {
-                    "source": source,
-                    "external_id": f"{path.stem}-{line_no}",
-                    "question": record["question"].strip(),
-                    # GSM8K's <<48/2=24>> calculator annotations are noise for a worked example.
-                    "solution": _CALCULATOR.sub("", answer[: final.start()]).strip(),
-                    "final_answer": final.group(1).replace(",", "").strip(),
-                }
-            )
-    return rows
 
 
 def _read_if_present(path: Path) -> list[dict[str, str]] | None:

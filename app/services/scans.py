@@ -118,11 +118,15 @@ async def enqueue_followups(services: Services, session: AsyncSession, solution:
     ]
     uncertain = solution.verification_status != "verified"
     draw, reason = draw_spot_check(
-        _rng, subject=solution.scan.subject, confidence=solution.verification_confidence,
-        provider_results=0 if uncertain else await ScanRepository(session).provider_result_count(
-            solution.provider),
-        uncertain=uncertain, high_stakes=verify.high_stakes_subjects,
-    )  # fmt: skip
+        _rng,
+        subject=solution.scan.subject,
+        confidence=solution.verification_confidence,
+        provider_results=0
+        if uncertain
+        else await ScanRepository(session).provider_result_count(solution.provider),
+        uncertain=uncertain,
+        high_stakes=verify.high_stakes_subjects,
+    )
     if draw:
         jobs.append(("spot_check", (str(solution.id), reason)))
     for task, args in jobs:

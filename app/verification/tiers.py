@@ -36,11 +36,16 @@ def spot_check_rate(
         return 1.0, f"high-stakes subject {subject}"
     candidates = [(rates.base, "random sample")]
     if confidence < rates.low_confidence_below:
-        candidates.append((rates.low_confidence, f"confidence {confidence:.2f} < "
-                           f"{rates.low_confidence_below}"))  # fmt: skip
+        candidates.append(
+            (rates.low_confidence, f"confidence {confidence:.2f} < {rates.low_confidence_below}")
+        )
     if provider_results < rates.new_provider_results:
-        candidates.append((rates.new_provider, f"one of the provider's first "
-                           f"{rates.new_provider_results} results"))  # fmt: skip
+        candidates.append(
+            (
+                rates.new_provider,
+                f"one of the provider's first {rates.new_provider_results} results",
+            )
+        )
     return max(candidates)
 
 

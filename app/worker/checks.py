@@ -9,7 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution, VerificationRecord
 from app.db.repositories.scans import ScanRepository
@@ -26,14 +30,39 @@ from app.verification.verdict import Verdict
 log = logging.getLogger(__name__)
 
 
+@asynccontextmanager
+async def _unchecked(
+    ctx: dict[str, Any], solution_id: str, tier: str
+) -> AsyncIterator[tuple[AsyncSession, ScanRepository, Solution, str | None]]:
+    """A session with the stored solution, or the reason to skip (no answer; already checked:
+    a redelivered job stores nothing twice)."""
+    async with ctx["sessionmaker"]() as session:
+        repo = ScanRepository(session)
+        solution = await repo.get_solution(uuid.UUID(solution_id))
+        skip = None
+        if solution is None or solution.final_answer is None:
+            skip = "skipped: no answer"
+        elif await repo.has_verifications(solution.id, tier):
+            skip = "already checked"
+        yield session, repo, solution, skip  # type: ignore[misc]
+
+
 def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
     return VerificationRecord(
-        solution_id=solution.id, tier=tier, attempt=solution.attempts,
-        answer_provider=solution.provider, answer=solution.final_answer, method=verdict.method,
-        verifier_id=verdict.verifier_id, verdict=verdict.verdict, score=verdict.score,
-        rationale=verdict.rationale, independent_answer=verdict.independent_answer,
-        latency_ms=verdict.latency_ms, tokens=verdict.tokens,
-    )  # fmt: skip
+        solution_id=solution.id,
+        tier=tier,
+        attempt=solution.attempts,
+        answer_provider=solution.provider,
+        answer=solution.final_answer,
+        method=verdict.method,
+        verifier_id=verdict.verifier_id,
+        verdict=verdict.verdict,
+        score=verdict.score,
+        rationale=verdict.rationale,
+        independent_answer=verdict.independent_answer,
+        latency_ms=verdict.latency_ms,
+        tokens=verdict.tokens,
+    )
 
 
 async def _independent_answer(
@@ -57,13 +86,9 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
     returned answer (and the disagreement, if any) is stored."""
     registry: ProviderRegistry = ctx["registry"]
     verify = ctx["settings"].verify
-    async with ctx["sessionmaker"]() as session:
-        repo = ScanRepository(session)
-        solution = await repo.get_solution(uuid.UUID(solution_id))
-        if solution is None or solution.final_answer is None:
-            return "skipped: no answer"
-        if await repo.has_verifications(solution.id, "consensus"):
-            return "already checked"
+    async with _unchecked(ctx, solution_id, "consensus") as (session, repo, solution, skip):
+        if skip:
+            return skip
         others = [n for n in registry.route(solution.scan.subject) if n != solution.provider]
         answers = await asyncio.gather(
             *(_independent_answer(registry, n, solution) for n in others)
@@ -77,9 +102,10 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         builder = ConsensusBuilder(
             equivalent=ctx["sandbox"].equivalent,
             arbiter=registry.get(arbiter, "verify") if arbiter else None,
-            exact_threshold=verify.consensus_exact, semantic_threshold=verify.consensus_semantic,
+            exact_threshold=verify.consensus_exact,
+            semantic_threshold=verify.consensus_semantic,
             majority_threshold=verify.consensus_majority,
-        )  # fmt: skip
+        )
         result = await builder.build(solution.scan.problem_text, nodes)
         listing = "; ".join(f"{n.provider}={n.answer}" for n in nodes)
         if not result.agrees:
@@ -111,13 +137,9 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
     """A MAV aspect panel on the stored answer; every aspect verdict is a row."""
     registry: ProviderRegistry = ctx["registry"]
     verify = ctx["settings"].verify
-    async with ctx["sessionmaker"]() as session:
-        repo = ScanRepository(session)
-        solution = await repo.get_solution(uuid.UUID(solution_id))
-        if solution is None or solution.final_answer is None:
-            return "skipped: no answer"
-        if await repo.has_verifications(solution.id, "spot"):
-            return "already checked"
+    async with _unchecked(ctx, solution_id, "spot") as (session, repo, solution, skip):
+        if skip:
+            return skip
         name = _spot_verifier(registry, solution.provider)
         if name is None:
             return "skipped: no verifier other than the solver"
@@ -131,9 +153,10 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
         )
         result = await run_panel(
             [lambda v=v: v.verify(solution.scan.problem_text, text) for v in panel],
-            threshold=verify.panel_threshold, early_stop=verify.panel_early_stop,
+            threshold=verify.panel_threshold,
+            early_stop=verify.panel_early_stop,
             max_concurrency=verify.panel_max_concurrency,
-        )  # fmt: skip
+        )
         repo.add_verifications([_row(solution, "spot", v) for v in result.verdicts])
         await session.commit()
     outcome = "approved" if result.approved else "rejected"

@@ -213,7 +213,7 @@ async def test_gsm8k_bench_through_the_pipeline(services, tmp_path: Path, monkey
     from app.bench.gsm8k import run_gsm8k
     from app.llm.delimit import unwrap
     from app.llm.registry import build_registry
-    from app.retrieval.bank import parse_gsm8k
+    from app.retrieval.gsm8k import parse_gsm8k
     from tests.conftest import GSM8K_TRAIN
     from tests.fixtures.providers import solution_json, verdict_json
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.retrieval.bank import ProblemBankRetriever, parse_gsm8k, same_numbers, similarity
+from app.retrieval.bank import ProblemBankRetriever, same_numbers, similarity
+from app.retrieval.gsm8k import parse_gsm8k
 from app.runtime import Services
 
 NATALIA = (
