@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution, VerificationRecord
+from app.db.repositories.fitness import FitnessRepository
 from app.db.repositories.scans import ScanRepository
 from app.llm.errors import ProviderError
 from app.llm.registry import ProviderRegistry
@@ -24,6 +27,7 @@ from app.llm.tasks import SolveOutput, schema_of
 from app.pipeline.prompts import solve as solve_prompts
 from app.verification.aspects import DEFAULT_MATH_SET, build_panel
 from app.verification.consensus import ConsensusBuilder, NodeAnswer
+from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.panel import run_panel
 from app.verification.verdict import Verdict
 
@@ -65,10 +69,27 @@ def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Independent:
+    """One provider's answer to the problem, with what fitness needs to know about it."""
+
+    provider: str
+    model: str
+    answer: str
+    steps: int
+    seconds: float
+
+
+def _quality(steps: int) -> Quality:
+    return "good" if steps >= 3 else "minimal"
+
+
 async def _independent_answer(
     registry: ProviderRegistry, name: str, solution: Solution
-) -> str | None:
-    messages = solve_prompts.build(solution.scan.problem_text, solution.scan.language)  # type: ignore[arg-type]
+) -> Independent | None:
+    language = "zh" if solution.scan.language == "zh" else "en"
+    messages = solve_prompts.build(solution.scan.problem_text, language)
+    started = time.perf_counter()
     try:
         reply = await registry.get(name).generate(
             messages, json_schema=schema_of(SolveOutput), timeout=60
@@ -77,27 +98,38 @@ async def _independent_answer(
         log.info("consensus: %s could not answer: %s", name, exc)
         return None
     data = reply.data or extract_json(reply.text) or {}
-    answer = data.get("final_answer")
-    return str(answer) if answer else None
+    answer, steps = data.get("final_answer"), data.get("steps")
+    if not answer:
+        return None
+    count = len(steps) if isinstance(steps, list) else 0
+    return Independent(name, reply.model, str(answer), count, time.perf_counter() - started)
 
 
 async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
-    """Other providers solve independently; the DELLM cascade decides; the verdict on the
-    returned answer (and the disagreement, if any) is stored."""
+    """Other providers solve independently; the DELLM cascade (weighted by fitness) decides;
+    the verdict on the returned answer is stored with every answer seen, and an agreed
+    outcome moves each answering provider's fitness by the seed's deltas."""
     registry: ProviderRegistry = ctx["registry"]
     verify = ctx["settings"].verify
     async with _unchecked(ctx, solution_id, "consensus") as (session, repo, solution, skip):
         if skip:
             return skip
-        others = [n for n in registry.route(solution.scan.subject) if n != solution.provider]
-        answers = await asyncio.gather(
-            *(_independent_answer(registry, n, solution) for n in others)
+        subject = solution.scan.subject
+        others = [n for n in registry.route(subject) if n != solution.provider]
+        found = await asyncio.gather(*(_independent_answer(registry, n, solution) for n in others))
+        original = Independent(
+            solution.provider or "?",
+            solution.model or "?",
+            solution.final_answer or "",
+            len(solution.steps),
+            solution.latency_ms / 1000,
         )
-        nodes = [NodeAnswer(solution.provider or "?", solution.final_answer)] + [
-            NodeAnswer(n, a) for n, a in zip(others, answers, strict=True) if a is not None
-        ]
-        if len(nodes) < 2:
+        answers = [original, *(a for a in found if a is not None)]
+        if len(answers) < 2:
             return "skipped: no other provider answered"
+        fitness = FitnessRepository(session)
+        weights = await fitness.weights(subject, {a.provider for a in answers})
+        nodes = [NodeAnswer(a.provider, a.answer, weights[a.provider]) for a in answers]
         arbiter = registry.verifier_for(solution.provider)
         builder = ConsensusBuilder(
             equivalent=ctx["sandbox"].equivalent,
@@ -122,6 +154,21 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             independent_answer=result.answer,
         )
         repo.add_verifications([_row(solution, "consensus", verdict)])
+        if result.agrees:
+            for index, answer in enumerate(answers):
+                correct = index in result.supporters
+                delta = fitness_delta(
+                    correct=correct,
+                    reasoning=_quality(answer.steps),
+                    speed=latency_rating(answer.seconds),
+                )
+                await fitness.apply(
+                    provider=answer.provider,
+                    model=answer.model,
+                    subject=subject,
+                    delta=delta.total,
+                    correct=correct,
+                )
         await session.commit()
     return f"{kind} ({result.method})"
 

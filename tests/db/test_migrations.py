@@ -18,7 +18,14 @@ from app.schemas.evaluation import DeepEvaluation
 from app.settings import DatabaseSettings
 from tests.conftest import create_postgres_database, drop_postgres_database
 
-TABLES = {"scans", "solutions", "verifications", "problem_bank", "alembic_version"}
+TABLES = {
+    "scans",
+    "solutions",
+    "verifications",
+    "problem_bank",
+    "provider_fitness",
+    "alembic_version",
+}
 
 
 @pytest.fixture

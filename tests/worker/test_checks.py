@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from app.db.repositories.scans import ScanRepository
 from app.llm.providers.scripted import ScriptedClient
 from app.llm.registry import build_registry
@@ -91,3 +93,43 @@ async def test_checks_skip_without_other_providers(services: Services) -> None:
     assert await TASKS["spot_check"](ctx, solution_id) == (
         "skipped: no verifier other than the solver"
     )
+
+
+async def test_consensus_moves_provider_fitness(services: Services) -> None:
+    from sqlalchemy import select
+
+    from app.db.models import ProviderFitness
+
+    first = ScriptedClient(
+        "fit_a",
+        [solution_json("86", "7×13 = 91", "91 − 5 = 86", "so 86")],
+        capabilities=frozenset({"solve"}),
+    )
+    right = ScriptedClient("fit_b", [solution_json("86")], capabilities=frozenset({"solve"}))
+    wrong = ScriptedClient("fit_c", [solution_json("91")], capabilities=frozenset({"solve"}))
+    solution_id, ctx = await stored(services, first, right, wrong)
+    await TASKS["consensus_check"](ctx, solution_id)
+    async with services.sessionmaker() as session:
+        rows = {
+            r.provider: r
+            for r in (
+                await session.scalars(
+                    select(ProviderFitness).where(ProviderFitness.provider.like("fit_%"))
+                )
+            ).all()
+        }
+        # seed deltas: good reasoning (3+ steps) +0.045 +0.005; minimal +0.03; wrong −0.03;
+        # scripted replies are fast: +0.01
+        assert rows["fit_a"].fitness == pytest.approx(0.5 + 0.045 + 0.005 + 0.01)
+        assert rows["fit_b"].fitness == pytest.approx(0.5 + 0.03 + 0.01)
+        assert rows["fit_c"].fitness == pytest.approx(0.5 - 0.03 + 0.01)
+        assert (rows["fit_c"].n_validated, rows["fit_c"].n_correct) == (1, 0)
+        from app.db.repositories.fitness import FitnessRepository
+
+        repo = FitnessRepository(session)
+        await repo.apply(
+            provider="fit_c", model=rows["fit_c"].model, subject="math", delta=-0.9, correct=False
+        )
+        await session.commit()
+        weights = await repo.weights("math", ["fit_c", "unseen"])
+    assert weights == {"fit_c": 0.0, "unseen": 0.5}  # clamped at 0; unseen providers at 0.5
