@@ -111,7 +111,8 @@ async def _solve(settings, text, image, subject, grade):  # type: ignore[no-unty
         except UnreadableInput as exc:
             raise ValueError(exc.message) from exc
         await session.commit()
-        await enqueue_followups(services, session, solution)
+        if services.settings.redis.url:  # in-process jobs would die with this process
+            await enqueue_followups(services, session, solution)
         return solution_response(scan, solution)
 
 
@@ -180,6 +181,28 @@ async def _ping(client) -> str:  # type: ignore[no-untyped-def]
     except ProviderError as exc:
         return f"FAILED: {exc}"
     return f"ok ({1000 * (time.perf_counter() - started):.0f} ms)"
+
+
+@app.command()
+def calibrate(
+    min_samples: Annotated[int, typer.Option(help="Fewest validated outcomes to fit on.")] = 50,
+) -> None:
+    """Refit the calibrator (written to SOLVEVERIFY_VERIFY_CALIBRATION_PATH or
+    ./calibration.json) from answers that consensus checks validated."""
+    from app.db.session import create_engine, create_sessionmaker
+    from app.worker.tasks import recalibrate
+
+    settings = get_settings()
+
+    async def run() -> str:
+        engine = create_engine(settings.database)
+        try:
+            ctx = {"settings": settings, "sessionmaker": create_sessionmaker(engine)}
+            return await recalibrate(ctx, min_samples)
+        finally:
+            await engine.dispose()
+
+    typer.echo(asyncio.run(run()))
 
 
 @db_app.command("upgrade")

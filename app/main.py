@@ -9,7 +9,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import health, scans, solutions
+from app.analytics.routing import keep_routing_fresh
+from app.api import analytics, health, scans, solutions
 from app.api.errors import install_error_handlers
 from app.llm.base import ModelClient
 from app.runtime import open_services
@@ -31,8 +32,18 @@ def create_app(
             # Load the OCR models in the background: the first photo should not pay for it,
             # and text-only traffic is served meanwhile.
             warm_ocr = asyncio.create_task(services.ocr.warm_up())
+            verify = services.settings.verify
+            routing = asyncio.create_task(
+                keep_routing_fresh(
+                    services.sessionmaker,
+                    services.registry,
+                    verify.routing_min_samples,
+                    verify.routing_refresh_s,
+                )
+            )
             yield
             warm_ocr.cancel()
+            routing.cancel()
 
     app = FastAPI(
         title="SolveVerify",
@@ -44,4 +55,5 @@ def create_app(
     app.include_router(health.router)
     app.include_router(scans.router)
     app.include_router(solutions.router)
+    app.include_router(analytics.router)
     return app

@@ -126,6 +126,9 @@ class VerifySettings(BaseSettings):
     )
     # Tier-3 spot checks: every result in these subjects is checked (seed: high-stakes).
     high_stakes_subjects: list[str] = Field(default_factory=list)
+    # Routing from data: a subject's best provider leads once it has this many answers.
+    routing_min_samples: int = 500
+    routing_refresh_s: float = 300.0
     panel_threshold: float = 0.5  # a panel approves when approvals ÷ verifiers ≥ this
     panel_early_stop: bool = True
     panel_max_concurrency: int | None = None  # None: all at once (latency); 1: fewest calls

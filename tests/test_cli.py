@@ -67,26 +67,28 @@ def _free_port() -> int:
 
 def _serve(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    process = subprocess.Popen(
-        [*CLI, "serve", "--port", str(port)],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # The server's log goes to a file: an unread pipe fills up and blocks the server.
+    log = tmp_path / f"server-{port}.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            [*CLI, "serve", "--port", str(port)],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(process.stderr.read() if process.stderr else "server exited")
+            raise AssertionError(log.read_text()[-3000:])
         try:
             if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
                 return process, base
         except httpx.TransportError:
             time.sleep(0.3)
     process.kill()
-    raise AssertionError("server did not become ready")
+    raise AssertionError(f"server did not become ready:\n{log.read_text()[-3000:]}")
 
 
 def _post_and_get(base: str) -> dict:

@@ -71,6 +71,11 @@ class ProviderRegistry:
         listed = [name for name in order if name in self.providers]
         # Providers not named in the order (e.g. added in tests) go last, in insertion order.
         self.order = listed + [name for name in self.providers if name not in listed]
+        # subject → provider to ask first, learned from data (app.analytics.routing)
+        self.preferred: dict[str, str] = {}
+
+    def prefer(self, table: Mapping[str, str]) -> None:
+        self.preferred = dict(table)
 
     def __contains__(self, name: str) -> bool:
         return name in self.providers
@@ -80,7 +85,12 @@ class ProviderRegistry:
 
     def route(self, subject: str, capability: Capability = "solve") -> list[str]:
         """Providers for `subject`, best first (static order until routing learns from data)."""
-        return [n for n in self.order if capability in self.providers[n].capabilities]
+        names = [n for n in self.order if capability in self.providers[n].capabilities]
+        first = self.preferred.get(subject)
+        if capability == "solve" and first in names and first != names[0]:
+            names.remove(first)
+            names.insert(0, first)
+        return names
 
     def next_solver(self, subject: str, tried: Iterable[str]) -> str | None:
         tried = set(tried)

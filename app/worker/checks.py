@@ -48,6 +48,10 @@ async def _unchecked(
             skip = "skipped: no answer"
         elif await repo.has_verifications(solution.id, tier):
             skip = "already checked"
+        # End the read transaction before the slow model calls: on SQLite (WAL) a read
+        # snapshot that later writes fails with "database is locked" if anyone committed
+        # meanwhile; the loaded objects stay usable (expire_on_commit=False).
+        await session.commit()
         yield session, repo, solution, skip  # type: ignore[misc]
 
 

@@ -46,6 +46,7 @@ class InProcessQueue:
         *,
         max_tries: int = 3,
         retry_delay_s: float = 1.0,
+        concurrency: int = 2,
     ) -> None:
         self.tasks = dict(tasks)
         self.ctx = {**ctx, "queue": self}
@@ -55,6 +56,8 @@ class InProcessQueue:
         self._running: set[asyncio.Task[Any]] = set()
         self._deferred: set[asyncio.Task[Any]] = set()
         self._closing = False
+        # Background checks may run a local model: a few at a time, not one per request.
+        self._slots = asyncio.Semaphore(concurrency)
 
     async def enqueue(
         self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
@@ -84,7 +87,8 @@ class InProcessQueue:
             self._deferred.discard(asyncio.current_task())  # type: ignore[arg-type]
         for attempt in range(1, self.max_tries + 1):
             try:
-                return await self.tasks[task]({**self.ctx, "job_try": attempt}, *args)
+                async with self._slots:
+                    return await self.tasks[task]({**self.ctx, "job_try": attempt}, *args)
             except Exception:
                 if attempt == self.max_tries:
                     log.exception("job %s failed after %d tries", job_id, attempt)
@@ -101,7 +105,7 @@ class InProcessQueue:
     async def ping(self) -> bool:
         return True
 
-    async def close(self, timeout: float = 30.0) -> None:
+    async def close(self, timeout: float = 10.0) -> None:
         """Finish the jobs that are running; jobs still waiting for a later time are dropped
         (in-process jobs are not durable: configure Redis for that), and said so."""
         self._closing = True
@@ -112,6 +116,9 @@ class InProcessQueue:
         try:
             await asyncio.wait_for(self.join(), timeout)
         except TimeoutError:
+            log.warning(
+                "cancelling %d in-process job(s) still running at shutdown", len(self._running)
+            )
             for running in list(self._running):
                 running.cancel()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from typing import Any
 
-from arq import func
+from arq import cron, func
 from arq.connections import RedisSettings
 
 from app.db.session import create_engine, create_sessionmaker
@@ -43,6 +43,10 @@ def worker_settings() -> dict[str, Any]:
     return {
         "functions": [
             func(f, name=name, max_tries=settings.worker.max_tries) for name, f in TASKS.items()
+        ],
+        # Daily recalibration at 03:00 UTC from the accumulated validated outcomes.
+        "cron_jobs": [
+            cron(TASKS["recalibrate"], name="recalibrate", hour={3}, minute={0}, unique=True)
         ],
         "on_startup": startup,
         "on_shutdown": shutdown,

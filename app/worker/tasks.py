@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -36,6 +37,7 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
     async with ctx["sessionmaker"]() as session:
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
+        await session.commit()  # no read transaction held across the model call (see checks.py)
         if solution is None:
             return "missing"
         if solution.deep_evaluation is not None:
@@ -95,8 +97,30 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
 
 from app.worker.checks import consensus_check, spot_check  # noqa: E402  (tasks below use them)
 
+
+async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
+    """Refit the verification calibrator on accumulated validated outcomes (periodic)."""
+    from app.analytics.calibration_data import labelled_signals
+    from app.verification.calibration import Calibrator, brier, ece
+
+    settings = ctx["settings"]
+    path = settings.verify.calibration_path or Path("calibration.json")
+    async with ctx["sessionmaker"]() as session:
+        rows, labels = await labelled_signals(session)
+    if len(rows) < min_samples or len(set(labels)) < 2:
+        return f"skipped: {len(rows)} validated outcomes (need {min_samples}, both outcomes)"
+    model = Calibrator.fit_logistic(rows, labels)
+    predictions = [model.predict(r) for r in rows]
+    model.save(path)
+    return (
+        f"fitted on {len(rows)}: ece {ece(predictions, labels):.3f}, "
+        f"brier {brier(predictions, labels):.3f} → {path}"
+    )
+
+
 TASKS = {
     "deep_evaluate": deep_evaluate,
     "consensus_check": consensus_check,
     "spot_check": spot_check,
+    "recalibrate": recalibrate,
 }

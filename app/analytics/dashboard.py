@@ -1,0 +1,104 @@
+"""/dashboard: one self-contained HTML page with SVG charts (no scripts, no CDN)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+WIDTH, HEIGHT, PAD = 640, 260, 40
+COLORS = ["#2f6db5", "#e07b39", "#3a9d5d", "#b5443a", "#7a5cb5", "#8c8c8c"]
+
+
+def bar_chart(rows: list[dict[str, Any]], title: str) -> str:
+    """Verified rate per provider × subject, one bar each."""
+    if not rows:
+        return _empty(title)
+    providers = sorted({r["provider"] for r in rows})
+    bar = min(60, max(8, (WIDTH - 2 * PAD) // max(1, len(rows)) - 6))
+    parts = []
+    for i, row in enumerate(rows):
+        height = (HEIGHT - 2 * PAD) * float(row["verified_rate"] or 0)
+        x = PAD + i * (bar + 6)
+        y = HEIGHT - PAD - height
+        color = COLORS[providers.index(row["provider"]) % len(COLORS)]
+        rate = float(row["verified_rate"] or 0)
+        label = f"{row['provider']} · {row['subject']}: {rate:.0%} of {row['n']}"
+        parts.append(
+            f'<rect class="bar" x="{x}" y="{y:.1f}" width="{bar}" height="{height:.1f}" '
+            f'fill="{color}"><title>{escape(label)}</title></rect>'
+        )
+        parts.append(
+            f'<text x="{x + bar / 2}" y="{HEIGHT - PAD + 14}" font-size="10" '
+            f'text-anchor="middle">{escape(str(row["subject"]))}</text>'
+        )
+    legend = "".join(
+        f'<span style="color:{COLORS[i % len(COLORS)]}">■ {escape(p)}</span> '
+        for i, p in enumerate(providers)
+    )
+    return (
+        f"<figure><figcaption>{escape(title)}</figcaption>"
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">'
+        f'{_axes()}{"".join(parts)}</svg><div class="legend">{legend}</div></figure>'
+    )
+
+
+def line_chart(rows: list[dict[str, Any]], title: str) -> str:
+    """Daily verified rate."""
+    if not rows:
+        return _empty(title)
+    step = (WIDTH - 2 * PAD) / max(1, len(rows) - 1)
+    points = [
+        (PAD + i * step, HEIGHT - PAD - (HEIGHT - 2 * PAD) * float(r["verified_rate"] or 0))
+        for i, r in enumerate(rows)
+    ]
+    path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    dots = "".join(
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{COLORS[0]}">'
+        f"<title>{escape(str(r['day']))}: {float(r['verified_rate'] or 0):.0%} of "
+        f"{r['n']}</title></circle>"
+        for (x, y), r in zip(points, rows, strict=True)
+    )
+    return (
+        f"<figure><figcaption>{escape(title)}</figcaption>"
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">'
+        f'{_axes()}<polyline class="line" points="{path}" fill="none" stroke="{COLORS[0]}" '
+        f'stroke-width="2"/>{dots}</svg></figure>'
+    )
+
+
+def _empty(title: str) -> str:
+    caption = f"<figcaption>{escape(title)}</figcaption>"
+    return f'<figure>{caption}<p class="empty">No data yet.</p></figure>'
+
+
+def _axes() -> str:
+    return (
+        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
+        f'stroke="#444"/><line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" '
+        f'stroke="#444"/><text x="4" y="{PAD + 4}" font-size="10">100%</text>'
+        f'<text x="12" y="{HEIGHT - PAD}" font-size="10">0%</text>'
+    )
+
+
+def page(
+    accuracy: list[dict], trend: list[dict], suggestions: list[dict], routing: dict[str, str]
+) -> str:
+    items = "".join(
+        f"<li>{escape(str(s['suggestion']))} <small>×{s['n']}</small></li>" for s in suggestions
+    )
+    listing = f"<ol>{items}</ol>" if items else '<p class="empty">No suggestions yet.</p>'
+    table = "".join(
+        f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in sorted(routing.items())
+    ) or ('<tr><td colspan="2" class="empty">Static order (not enough data yet)</td></tr>')
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>SolveVerify dashboard</title>
+<style>body{{font-family:system-ui,sans-serif;margin:2rem;color:#222}}
+figure{{margin:1rem 0}}figcaption{{font-weight:600;margin-bottom:.3rem}}
+.empty{{color:#888}}table{{border-collapse:collapse}}td{{border:1px solid #ccc;padding:.2rem .6rem}}
+</style></head><body>
+<h1>SolveVerify</h1>
+{bar_chart(accuracy, "Verified rate by provider and subject")}
+{line_chart(trend, "Daily verified rate")}
+<h2>Routing</h2><table>{table}</table>
+<h2>Most frequent improvement suggestions</h2>{listing}
+</body></html>"""

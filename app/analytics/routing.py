@@ -1,0 +1,44 @@
+"""Data-driven routing (seed §6): once a subject has enough evaluated answers, SOLVE asks the
+provider with the best verified rate first; until then, the static order stands."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.analytics.queries import best_providers
+from app.llm.registry import ProviderRegistry
+
+log = logging.getLogger(__name__)
+
+
+async def best_provider_for(
+    session: AsyncSession, subject: str, min_samples: int = 500
+) -> str | None:
+    return (await best_providers(session, min_samples)).get(subject)
+
+
+async def refresh_routing(
+    sessionmaker: async_sessionmaker[AsyncSession], registry: ProviderRegistry, min_samples: int
+) -> dict[str, str]:
+    async with sessionmaker() as session:
+        best = await best_providers(session, min_samples)
+    registry.prefer({s: p for s, p in best.items() if p in registry})
+    return registry.preferred
+
+
+async def keep_routing_fresh(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    registry: ProviderRegistry,
+    min_samples: int,
+    every_s: float,
+) -> None:
+    while True:
+        try:
+            table = await refresh_routing(sessionmaker, registry, min_samples)
+            log.debug("routing table: %s", table)
+        except Exception:  # routing is an optimisation: a failed refresh keeps the last table
+            log.exception("routing refresh failed")
+        await asyncio.sleep(every_s)

@@ -1,0 +1,210 @@
+"""Views over seeded data (SQLite and Postgres), routing from data, analytics JSON, dashboard."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.analytics import queries
+from app.analytics.routing import best_provider_for, refresh_routing
+from app.db.models import Scan, Solution, VerificationRecord
+from app.llm.registry import build_registry
+from app.schemas.evaluation import DeepEvaluation
+from tests.fixtures.providers import solver
+
+
+def evaluation(overall: float, suggestion: str) -> DeepEvaluation:
+    return DeepEvaluation(
+        correctness=overall,
+        completeness=overall,
+        clarity=overall,
+        pedagogy=overall,
+        format=overall,
+        overall=overall,
+        improvement_suggestions=suggestion,
+    )
+
+
+async def seed(
+    session: AsyncSession,
+    provider: str,
+    subject: str,
+    statuses: list[str],
+    *,
+    difficulty: str = "easy",
+    overall: float | None = None,
+    consensus: str | None = None,
+    suggestion: str = "explain each step",
+) -> None:
+    for status in statuses:
+        scan = Scan(
+            source="text",
+            problem_text="p",
+            subject=subject,
+            grade_band="primary",
+            difficulty=difficulty,
+            language="en",
+            topics=[],
+        )
+        solution = Solution(
+            scan=scan,
+            provider=provider,
+            model=f"{provider}-1",
+            final_answer="1",
+            verification_status=status,
+            deep_evaluation=evaluation(overall, suggestion) if overall else None,
+        )
+        session.add_all([scan, solution])
+        if consensus:
+            session.add(
+                VerificationRecord(
+                    solution=solution,
+                    tier="consensus",
+                    method="llm",
+                    verifier_id="consensus:exact_match",
+                    verdict=consensus,
+                )
+            )
+    await session.flush()
+
+
+async def test_views_aggregate_the_seeded_rows(session: AsyncSession) -> None:
+    await seed(
+        session,
+        "alpha",
+        "physics",
+        ["verified", "verified", "caution", "unverified"],
+        overall=0.8,
+        consensus="approve",
+    )
+    await seed(
+        session,
+        "beta",
+        "physics",
+        ["verified", "caution"],
+        difficulty="hard",
+        overall=0.6,
+        consensus="reject",
+        suggestion="show units",
+    )
+    rows = {r["provider"]: r for r in await queries.accuracy(session) if r["subject"] == "physics"}
+    alpha = rows["alpha"]
+    assert (alpha["n"], alpha["model"]) == (4, "alpha-1")
+    assert float(alpha["verified_rate"]) == pytest.approx(0.5)
+    assert float(alpha["caution_rate"]) == pytest.approx(0.25)
+    assert float(alpha["consensus_agreement_rate"]) == pytest.approx(1.0)
+    assert float(alpha["mean_deep_overall"]) == pytest.approx(0.8)
+    assert float(rows["beta"]["consensus_agreement_rate"]) == pytest.approx(0.0)
+    by_difficulty = {
+        (r["provider"], r["difficulty"]) for r in await queries.accuracy(session, "difficulty")
+    }
+    assert {("alpha", "easy"), ("beta", "hard")} <= by_difficulty
+    trend = await queries.daily_trend(session)
+    assert trend[-1]["n"] >= 6
+    top = await queries.suggestions(session)
+    counts = {s["suggestion"]: s["n"] for s in top}
+    assert counts["explain each step"] >= 4 and counts["show units"] >= 2
+
+
+async def test_routing_follows_the_data(session: AsyncSession, services) -> None:
+    registry = build_registry(["slow_a", "good_b"], [solver("slow_a", "1"), solver("good_b", "1")])
+    assert registry.route("chemistry")[0] == "slow_a"  # static order first
+    await seed(session, "slow_a", "chemistry", ["caution"] * 4 + ["verified"])
+    await seed(session, "good_b", "chemistry", ["verified"] * 5)
+    assert await best_provider_for(session, "chemistry", min_samples=5) == "good_b"
+    assert await best_provider_for(session, "chemistry", min_samples=50) is None
+
+    class Bound:  # the refresher opens its own sessions: hand it this transaction
+        def __call__(self) -> AsyncSession:
+            return self
+
+        async def __aenter__(self) -> AsyncSession:
+            return session
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+    table = await refresh_routing(Bound(), registry, min_samples=5)  # type: ignore[arg-type]
+    assert table["chemistry"] == "good_b"
+    assert registry.route("chemistry")[0] == "good_b"  # the data changed the route
+    assert registry.route("biology")[0] == "slow_a"  # not enough data: static order
+
+
+async def test_analytics_json_and_dashboard(client: httpx.AsyncClient, session) -> None:
+    await seed(session, "alpha", "math", ["verified", "caution"], overall=0.9)
+    accuracy = (await client.get("/v1/analytics/accuracy", params={"by": "subject"})).json()
+    assert any(r["provider"] == "alpha" and r["n"] >= 2 for r in accuracy)
+    assert (await client.get("/v1/analytics/accuracy", params={"by": "grade"})).status_code == 422
+    assert (await client.get("/v1/analytics/trend")).status_code == 200
+    assert (await client.get("/v1/analytics/suggestions")).json()[0]["n"] >= 1
+    routing = (await client.get("/v1/analytics/routing")).json()
+    assert routing["min_samples"] == 500 and "symbolic" in routing["static_order"]
+    html = (await client.get("/dashboard")).text
+    assert html.count('class="bar"') >= 1 and 'class="line"' in html
+
+
+async def test_recalibration_from_validated_outcomes(
+    session: AsyncSession, services, tmp_path, monkeypatch
+) -> None:
+    from app.verification.calibration import Calibrator
+    from app.worker.tasks import recalibrate
+
+    for i in range(40):  # 20 programmatic approvals, 16 of them confirmed by consensus
+        scan = Scan(
+            source="text",
+            problem_text="p",
+            subject="math",
+            grade_band="primary",
+            difficulty="easy",
+            language="en",
+            topics=[],
+        )
+        solution = Solution(scan=scan, provider="symbolic", verification_status="verified")
+        approve = i % 2 == 0
+        session.add_all(
+            [
+                scan,
+                solution,
+                VerificationRecord(
+                    solution=solution,
+                    tier="quick",
+                    attempt=1,
+                    method="programmatic",
+                    verifier_id="symbolic:substitution",
+                    verdict="approve" if approve else "reject",
+                ),
+                VerificationRecord(
+                    solution=solution,
+                    tier="consensus",
+                    method="llm",
+                    verifier_id="consensus:exact_match",
+                    verdict=("approve" if i % 10 else "reject") if approve else "reject",
+                ),
+            ]
+        )
+    await session.flush()
+
+    class Bound:
+        def __call__(self):
+            return self
+
+        async def __aenter__(self):
+            return session
+
+        async def __aexit__(self, *exc):
+            return None
+
+    settings = services.settings.model_copy(deep=True)
+    settings.verify.calibration_path = tmp_path / "calibration.json"
+    ctx = {"settings": settings, "sessionmaker": Bound()}
+    assert (await recalibrate(ctx, min_samples=1000)).startswith("skipped")
+    outcome = await recalibrate(ctx, min_samples=20)
+    assert outcome.startswith("fitted on 40")
+    model = Calibrator.load(tmp_path / "calibration.json")
+    from app.verification.calibration import signals
+
+    approved = signals(approvals={"symbolic:substitution": True}, programmatic="approve")
+    rejected = signals(approvals={"symbolic:substitution": False}, programmatic="reject")
+    assert model.predict(approved) == pytest.approx(0.8, abs=0.08)  # consensus agreed 16/20
+    assert model.predict(rejected) < 0.1
