@@ -9,11 +9,10 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.analytics.routing import keep_routing_fresh
 from app.api import analytics, health, scans, solutions
 from app.api.errors import install_error_handlers
 from app.llm.base import ModelClient
-from app.runtime import open_services
+from app.runtime import keep_fresh, open_services
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -32,18 +31,10 @@ def create_app(
             # Load the OCR models in the background: the first photo should not pay for it,
             # and text-only traffic is served meanwhile.
             warm_ocr = asyncio.create_task(services.ocr.warm_up())
-            verify = services.settings.verify
-            routing = asyncio.create_task(
-                keep_routing_fresh(
-                    services.sessionmaker,
-                    services.registry,
-                    verify.routing_min_samples,
-                    verify.routing_refresh_s,
-                )
-            )
+            upkeep = asyncio.create_task(keep_fresh(services))
             yield
             warm_ocr.cancel()
-            routing.cancel()
+            upkeep.cancel()
 
     app = FastAPI(
         title="SolveVerify",

@@ -6,10 +6,11 @@ compiled graph against the same providers and database.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -70,6 +71,42 @@ async def open_providers(
         [*configured_providers(settings.llm, sandbox, budget), *extra_clients],
     )
     return sandbox, budget, registry
+
+
+def reload_calibration(services: Services) -> bool:
+    """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker)."""
+    path = services.settings.verify.calibration_path
+    if path is None or not path.is_file():
+        return False
+    loaded = Calibrator.load(path)
+    if loaded == services.pipeline.calibrator:
+        return False
+    services.pipeline = replace(services.pipeline, calibrator=loaded)
+    return True
+
+
+async def keep_fresh(services: Services) -> None:
+    """Background upkeep of a server process: the routing table follows the data, a refitted
+    calibrator is picked up, and without Redis (no arq cron) the daily recalibration runs
+    on the in-process queue."""
+    from datetime import UTC, datetime
+
+    from app.analytics.routing import refresh_routing
+
+    verify = services.settings.verify
+    while True:
+        try:
+            await refresh_routing(
+                services.sessionmaker, services.registry, verify.routing_min_samples
+            )
+            if reload_calibration(services):
+                log.info("loaded a refitted calibrator from %s", verify.calibration_path)
+            if not services.settings.redis.url:
+                day = datetime.now(UTC).strftime("%Y%m%d")
+                await services.queue.enqueue("recalibrate", job_id=f"recalibrate:{day}")
+        except Exception:  # upkeep must never take the server down
+            log.exception("background upkeep failed")
+        await asyncio.sleep(verify.routing_refresh_s)
 
 
 @asynccontextmanager

@@ -3,7 +3,6 @@ provider with the best verified rate first; until then, the static order stands.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -27,18 +26,3 @@ async def refresh_routing(
         best = await best_providers(session, min_samples)
     registry.prefer({s: p for s, p in best.items() if p in registry})
     return registry.preferred
-
-
-async def keep_routing_fresh(
-    sessionmaker: async_sessionmaker[AsyncSession],
-    registry: ProviderRegistry,
-    min_samples: int,
-    every_s: float,
-) -> None:
-    while True:
-        try:
-            table = await refresh_routing(sessionmaker, registry, min_samples)
-            log.debug("routing table: %s", table)
-        except Exception:  # routing is an optimisation: a failed refresh keeps the last table
-            log.exception("routing refresh failed")
-        await asyncio.sleep(every_s)
