@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import uuid
 
 from fastapi import APIRouter, Request, status
@@ -22,7 +21,6 @@ from app.services.scans import (
     submit_scan,
 )
 
-log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
 
 _MULTIPART_SCHEMA = {

@@ -19,6 +19,7 @@ from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
 from app.schemas.evaluation import DeepEvaluation
+from app.worker.checks import consensus_check, spot_check
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +94,6 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
         stored = await repo.set_deep_evaluation(solution.id, evaluation)
         await session.commit()
     return "stored" if stored else "already evaluated"
-
-
-from app.worker.checks import consensus_check, spot_check  # noqa: E402  (tasks below use them)
 
 
 async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:

@@ -27,14 +27,12 @@ class ScanRepository:
             select(Scan).where(Scan.id == scan_id).options(selectinload(Scan.solutions))
         )
 
-    async def get_solution(
-        self, solution_id: uuid.UUID, *, with_scan: bool = True
-    ) -> Solution | None:
-        options = [selectinload(Solution.verifications)]
-        if with_scan:
-            options.append(selectinload(Solution.scan))
+    async def get_solution(self, solution_id: uuid.UUID) -> Solution | None:
+        """The solution with its scan and every verdict, in one round trip per relation."""
         return await self.session.scalar(
-            select(Solution).where(Solution.id == solution_id).options(*options)
+            select(Solution)
+            .where(Solution.id == solution_id)
+            .options(selectinload(Solution.verifications), selectinload(Solution.scan))
         )
 
     async def has_verifications(self, solution_id: uuid.UUID, tier: str) -> bool:
