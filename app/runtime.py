@@ -11,6 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -73,13 +74,14 @@ async def open_providers(
     return sandbox, budget, registry
 
 
+def load_calibrator(path: Path | None) -> Calibrator | None:
+    return Calibrator.load(path) if path is not None and path.is_file() else None
+
+
 def reload_calibration(services: Services) -> bool:
     """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker)."""
-    path = services.settings.verify.calibration_path
-    if path is None or not path.is_file():
-        return False
-    loaded = Calibrator.load(path)
-    if loaded == services.pipeline.calibrator:
+    loaded = load_calibrator(services.settings.verify.calibration_path)
+    if loaded is None or loaded == services.pipeline.calibrator:
         return False
     services.pipeline = replace(services.pipeline, calibrator=loaded)
     return True
@@ -94,6 +96,7 @@ async def keep_fresh(services: Services) -> None:
     from app.analytics.routing import refresh_routing
 
     verify = services.settings.verify
+    recalibrated_on = None
     while True:
         try:
             await refresh_routing(
@@ -101,9 +104,10 @@ async def keep_fresh(services: Services) -> None:
             )
             if reload_calibration(services):
                 log.info("loaded a refitted calibrator from %s", verify.calibration_path)
-            if not services.settings.redis.url:
-                day = datetime.now(UTC).strftime("%Y%m%d")
+            day = datetime.now(UTC).strftime("%Y%m%d")
+            if not services.settings.redis.url and day != recalibrated_on:
                 await services.queue.enqueue("recalibrate", job_id=f"recalibrate:{day}")
+                recalibrated_on = day
         except Exception:  # upkeep must never take the server down
             log.exception("background upkeep failed")
         await asyncio.sleep(verify.routing_refresh_s)
@@ -127,8 +131,6 @@ async def open_services(
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
         ocr = RapidOcrReader()
-        calibration = settings.verify.calibration_path
-        calibrator = Calibrator.load(calibration) if calibration and calibration.is_file() else None
         retriever = ProblemBankRetriever(sessionmaker, settings.verify.ground_truth_min_similarity)
         pipeline = PipelineContext(
             registry=registry,
@@ -137,7 +139,7 @@ async def open_services(
             retriever=retriever,
             ocr=ocr,
             top_k=settings.retrieval.top_k,
-            calibrator=calibrator,
+            calibrator=load_calibrator(settings.verify.calibration_path),
         )
         worker_ctx: dict[str, Any] = {
             "sessionmaker": sessionmaker,

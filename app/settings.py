@@ -109,7 +109,8 @@ class VerifySettings(BaseSettings):
     ground_truth_min_similarity: float = 0.9
     # A fitted calibrator (solveverify calibrate): once present, verification_confidence is
     # a calibrated P(correct); without it, the raw signal, flagged as uncalibrated.
-    calibration_path: Path | None = None
+    # Written by `solveverify calibrate` / the daily job, loaded when it exists; None: never.
+    calibration_path: Path | None = Path("calibration.json")
     # MAV aspect verifier sets per subject ("aspect:strategy", app/verification/aspects.py),
     # by default the paper's engineered MATH subset.
     aspect_sets: dict[str, list[str]] = Field(

@@ -138,6 +138,8 @@ def settings_for(database_url: str, llm: LLMSettings | None = None, **redis: str
         redis=RedisSettings(**redis),
         retrieval=RetrievalSettings(problem_bank_path=GSM8K_TRAIN),
         llm=llm or LLMSettings(llamacpp_enabled=False),
+        # no stray ./calibration.json from a developer's `solveverify calibrate` run
+        verify=VerifySettings(calibration_path=None),
     )
 
 

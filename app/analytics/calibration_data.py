@@ -25,18 +25,15 @@ async def labelled_signals(session: AsyncSession) -> tuple[list[dict[str, float]
             quick[record.solution_id].append(record)
     rows, labels = [], []
     for solution_id, correct in label.items():
-        verdicts = [
-            v
-            for v in quick.get(solution_id, [])
-            if v.attempt == max(r.attempt for r in quick[solution_id])
-        ]  # the attempt that was returned
+        records = quick.get(solution_id, [])
+        returned = max((r.attempt for r in records), default=0)  # the attempt that was returned
+        verdicts = [v for v in records if v.attempt == returned]
         programmatic = next((v.verdict for v in verdicts if v.method == "programmatic"), None)
-        model = next((v.score for v in verdicts if v.method == "llm" and v.score is not None),
-                     None)  # fmt: skip
-        rows.append(signals(
-            approvals={v.verifier_id: None if v.verdict == "abstain" else v.verdict == "approve"
-                       for v in verdicts},
-            programmatic=programmatic, quick_confidence=model,
-        ))  # fmt: skip
+        model = next((v.score for v in verdicts if v.method == "llm" and v.score is not None), None)
+        approvals = {
+            v.verifier_id: None if v.verdict == "abstain" else v.verdict == "approve"
+            for v in verdicts
+        }
+        rows.append(signals(approvals=approvals, programmatic=programmatic, quick_confidence=model))
         labels.append(correct)
     return rows, labels

@@ -86,20 +86,13 @@ def _rows(
         latency_ms=sum(a.latency_ms for a in result.attempts),
     )
     verifications = [
-        VerificationRecord(
-            solution=solution,
+        VerificationRecord.from_verdict(
+            solution,
+            v,
             tier="quick",
             attempt=attempt.number,
             answer_provider=attempt.provider,
             answer=attempt.final_answer,
-            method=v.method,
-            verifier_id=v.verifier_id,
-            verdict=v.verdict,
-            score=v.score,
-            rationale=v.rationale,
-            independent_answer=v.independent_answer,
-            latency_ms=v.latency_ms,
-            tokens=v.tokens,
         )
         for attempt in result.attempts
         for v in attempt.verdicts

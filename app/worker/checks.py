@@ -56,20 +56,13 @@ async def _unchecked(
 
 
 def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
-    return VerificationRecord(
-        solution_id=solution.id,
+    return VerificationRecord.from_verdict(
+        solution,
+        verdict,
         tier=tier,
         attempt=solution.attempts,
         answer_provider=solution.provider,
         answer=solution.final_answer,
-        method=verdict.method,
-        verifier_id=verdict.verifier_id,
-        verdict=verdict.verdict,
-        score=verdict.score,
-        rationale=verdict.rationale,
-        independent_answer=verdict.independent_answer,
-        latency_ms=verdict.latency_ms,
-        tokens=verdict.tokens,
     )
 
 
@@ -120,6 +113,9 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             return skip
         subject = solution.scan.subject
         others = [n for n in registry.route(subject) if n != solution.provider]
+        fitness = FitnessRepository(session)
+        weights = await fitness.weights(subject, [solution.provider or "?", *others])
+        await session.commit()  # no read transaction across the model calls (see _unchecked)
         found = await asyncio.gather(*(_independent_answer(registry, n, solution) for n in others))
         original = Independent(
             solution.provider or "?",
@@ -131,8 +127,6 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         answers = [original, *(a for a in found if a is not None)]
         if len(answers) < 2:
             return "skipped: no other provider answered"
-        fitness = FitnessRepository(session)
-        weights = await fitness.weights(subject, {a.provider for a in answers})
         nodes = [NodeAnswer(a.provider, a.answer, weights[a.provider]) for a in answers]
         arbiter = registry.verifier_for(solution.provider)
         builder = ConsensusBuilder(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -102,7 +101,9 @@ async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
     from app.verification.calibration import Calibrator, brier, ece
 
     settings = ctx["settings"]
-    path = settings.verify.calibration_path or Path("calibration.json")
+    path = settings.verify.calibration_path
+    if path is None:
+        return "skipped: calibration is switched off (no calibration_path)"
     async with ctx["sessionmaker"]() as session:
         rows, labels = await labelled_signals(session)
     if len(rows) < min_samples or len(set(labels)) < 2:

@@ -208,3 +208,22 @@ async def test_recalibration_from_validated_outcomes(
     rejected = signals(approvals={"symbolic:substitution": False}, programmatic="reject")
     assert model.predict(approved) == pytest.approx(0.8, abs=0.08)  # consensus agreed 16/20
     assert model.predict(rejected) < 0.1
+
+
+async def test_server_upkeep_recalibrates_once_a_day(services, monkeypatch) -> None:
+    import asyncio
+
+    from app.runtime import keep_fresh
+
+    enqueued: list[str] = []
+
+    async def record(task: str, *args, job_id: str, defer_until=None) -> bool:
+        enqueued.append(job_id)
+        return True
+
+    monkeypatch.setattr(services.queue, "enqueue", record)
+    monkeypatch.setattr(services.settings.verify, "routing_refresh_s", 0.01)
+    upkeep = asyncio.create_task(keep_fresh(services))
+    await asyncio.sleep(0.3)  # many refresh rounds
+    upkeep.cancel()
+    assert len(enqueued) == 1 and enqueued[0].startswith("recalibrate:")

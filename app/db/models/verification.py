@@ -11,6 +11,7 @@ from app.db.models._columns import CreatedAt, UUIDPk
 
 if TYPE_CHECKING:
     from app.db.models.solution import Solution
+    from app.verification.verdict import Verdict
 
 
 class VerificationRecord(Base):
@@ -37,3 +38,31 @@ class VerificationRecord(Base):
     tokens: Mapped[int] = mapped_column(default=0)
 
     solution: Mapped[Solution] = relationship(back_populates="verifications", lazy="raise")
+
+    @classmethod
+    def from_verdict(
+        cls,
+        solution: Solution,
+        verdict: Verdict,
+        *,
+        tier: str,
+        attempt: int,
+        answer_provider: str | None,
+        answer: str | None,
+    ) -> VerificationRecord:
+        """One verifier's verdict on one answer of `solution`, as a row."""
+        return cls(
+            solution=solution,
+            tier=tier,
+            attempt=attempt,
+            answer_provider=answer_provider,
+            answer=answer,
+            method=verdict.method,
+            verifier_id=verdict.verifier_id,
+            verdict=verdict.verdict,
+            score=verdict.score,
+            rationale=verdict.rationale,
+            independent_answer=verdict.independent_answer,
+            latency_ms=verdict.latency_ms,
+            tokens=verdict.tokens,
+        )
