@@ -210,20 +210,24 @@ async def test_recalibration_from_validated_outcomes(
     assert model.predict(rejected) < 0.1
 
 
-async def test_server_upkeep_recalibrates_once_a_day(services, monkeypatch) -> None:
+async def test_server_upkeep_recalibrates_once_a_day(services) -> None:
     import asyncio
+    from dataclasses import replace
 
     from app.runtime import keep_fresh
 
     enqueued: list[str] = []
 
-    async def record(task: str, *args, job_id: str, defer_until=None) -> bool:
-        enqueued.append(job_id)
-        return True
+    class RecordingQueue:
+        async def enqueue(self, task: str, *args, job_id: str, defer_until=None) -> bool:
+            enqueued.append(job_id)
+            return True
 
-    monkeypatch.setattr(services.queue, "enqueue", record)
-    monkeypatch.setattr(services.settings.verify, "routing_refresh_s", 0.01)
-    upkeep = asyncio.create_task(keep_fresh(services))
+    settings = services.settings.model_copy(deep=True)
+    settings.verify.routing_refresh_s = 0.01
+    # its own Services: the app's upkeep loop keeps using the real queue and settings
+    ours = replace(services, queue=RecordingQueue(), settings=settings)
+    upkeep = asyncio.create_task(keep_fresh(ours))
     await asyncio.sleep(0.3)  # many refresh rounds
     upkeep.cancel()
     assert len(enqueued) == 1 and enqueued[0].startswith("recalibrate:")
