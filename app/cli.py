@@ -1,4 +1,4 @@
-"""`solveverify`: serve | worker | solve | db upgrade | bank load."""
+"""`solveverify`: serve | worker | solve | db | bank | keys | providers | calibrate | bench."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from app.auth.cli import keys_app
 from app.bench.cli import bench_app
 from app.settings import get_settings
 
@@ -24,6 +25,7 @@ bank_app = typer.Typer(
 app.add_typer(db_app, name="db")
 app.add_typer(bench_app, name="bench")
 app.add_typer(bank_app, name="bank")
+app.add_typer(keys_app, name="keys")
 
 
 def _logging(level: str) -> None:
@@ -93,8 +95,8 @@ async def _solve(settings, text, image, subject, grade):  # type: ignore[no-unty
     from app.runtime import open_services
     from app.services.scans import (
         UnreadableInput,
-        enqueue_followups,
         solution_response,
+        stage_followups,
         submit_scan,
     )
 
@@ -110,9 +112,12 @@ async def _solve(settings, text, image, subject, grade):  # type: ignore[no-unty
             )
         except UnreadableInput as exc:
             raise ValueError(exc.message) from exc
+        await stage_followups(services, session, solution)
         await session.commit()
-        if services.settings.redis.url:  # in-process jobs would die with this process
-            await enqueue_followups(services, session, solution)
+        # With Redis the jobs go to the workers now; without it they wait in the outbox for
+        # the next `serve` (in-process jobs would die with this process).
+        if services.settings.redis.url:
+            await services.outbox.drain()
         return solution_response(scan, solution)
 
 
@@ -189,18 +194,16 @@ def calibrate(
 ) -> None:
     """Refit the calibrator (written to SOLVEVERIFY_VERIFY_CALIBRATION_PATH or
     ./calibration.json) from answers that consensus checks validated."""
-    from app.db.session import create_engine, create_sessionmaker
+    from app.db.session import open_sessionmaker
     from app.worker.tasks import recalibrate
 
     settings = get_settings()
 
     async def run() -> str:
-        engine = create_engine(settings.database)
-        try:
-            ctx = {"settings": settings, "sessionmaker": create_sessionmaker(engine)}
-            return await recalibrate(ctx, min_samples)
-        finally:
-            await engine.dispose()
+        async with open_sessionmaker(settings.database) as sessionmaker:
+            return await recalibrate(
+                {"settings": settings, "sessionmaker": sessionmaker}, min_samples
+            )
 
     typer.echo(asyncio.run(run()))
 
@@ -218,19 +221,14 @@ def db_upgrade(revision: Annotated[str, typer.Argument()] = "head") -> None:
 @bank_app.command("load")
 def bank_load(path: Annotated[Path | None, typer.Option(help="GSM8K-style JSONL.")] = None) -> None:
     """Load the problem bank if it is empty (the server also does this on start)."""
-    from app.db.session import create_engine, create_sessionmaker
+    from app.db.session import open_sessionmaker
     from app.retrieval.bank import load_if_empty
 
     settings = get_settings()
 
     async def run() -> int:
-        engine = create_engine(settings.database)
-        try:
-            return await load_if_empty(
-                create_sessionmaker(engine), path or settings.retrieval.problem_bank_path
-            )
-        finally:
-            await engine.dispose()
+        async with open_sessionmaker(settings.database) as sessionmaker:
+            return await load_if_empty(sessionmaker, path or settings.retrieval.problem_bank_path)
 
     typer.echo(f"loaded {asyncio.run(run())} problems")
 

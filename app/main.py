@@ -11,11 +11,19 @@ from fastapi import FastAPI
 
 from app.api import analytics, health, scans, solutions
 from app.api.errors import install_error_handlers
+from app.api.limits import BodySizeLimit
 from app.llm.base import ModelClient
 from app.runtime import keep_fresh, open_services
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
+
+OPEN_SERVER_WARNING = (
+    "\n" + "!" * 78 + "\n"
+    "  AUTH IS OFF: every /v1 route answers without an API key (one anonymous tenant).\n"
+    "  Set SOLVEVERIFY_AUTH_REQUIRED=true and create keys with `solveverify keys create`\n"
+    "  before this server is reachable by anyone but you.\n" + "!" * 78
+)
 
 
 def create_app(
@@ -30,11 +38,18 @@ def create_app(
             log.info("providers: %s", ", ".join(services.registry.order))
             # Load the OCR models in the background: the first photo should not pay for it,
             # and text-only traffic is served meanwhile.
-            warm_ocr = asyncio.create_task(services.ocr.warm_up())
-            upkeep = asyncio.create_task(keep_fresh(services))
+            if not settings.auth.required:
+                log.warning(OPEN_SERVER_WARNING)
+            background = [
+                asyncio.create_task(services.ocr.warm_up()),
+                asyncio.create_task(keep_fresh(services)),
+                asyncio.create_task(services.outbox.run()),
+            ]
             yield
-            warm_ocr.cancel()
-            upkeep.cancel()
+            for task in background:
+                task.cancel()
+            await asyncio.gather(*background, return_exceptions=True)
+            await services.outbox.drain()  # what the last requests staged, before the queue closes
 
     app = FastAPI(
         title="SolveVerify",
@@ -43,6 +58,8 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    # The multipart envelope around an image of the maximum size needs a little headroom.
+    app.add_middleware(BodySizeLimit, max_bytes=settings.input.max_upload_bytes + 64 * 1024)
     app.include_router(health.router)
     app.include_router(scans.router)
     app.include_router(solutions.router)

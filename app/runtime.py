@@ -18,6 +18,7 @@ from langgraph.graph.state import CompiledStateGraph
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.auth.ratelimit import MemoryRateLimiter, RateLimiter, RedisRateLimiter
 from app.db.migrate import upgrade_async
 from app.db.session import create_engine, create_sessionmaker
 from app.llm.base import ModelClient
@@ -28,9 +29,11 @@ from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import build_graph
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
+from app.services.auth import KeyAuthenticator
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
+from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
 
@@ -49,15 +52,24 @@ class Services:
     pipeline: PipelineContext
     queue: TaskQueue
     ocr: RapidOcrReader
+    outbox: OutboxRelay
+    authenticator: KeyAuthenticator
+    rate_limiter: RateLimiter
+
+
+def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
+    if not settings.redis.url:
+        return None
+    # Short timeouts: a Redis outage must fail fast (budgets and limits fail open), not hang.
+    redis = Redis.from_url(settings.redis.url, socket_timeout=2, socket_connect_timeout=2)
+    stack.push_async_callback(redis.aclose)
+    return redis
 
 
 async def open_budget(settings: Settings, stack: AsyncExitStack) -> Budget:
     """Shared in Redis when there is one (all processes count together), else in memory."""
-    if not settings.redis.url:
-        return InMemoryBudget()
-    redis = Redis.from_url(settings.redis.url)
-    stack.push_async_callback(redis.aclose)
-    return RedisBudget(redis)
+    redis = open_redis(settings, stack)
+    return InMemoryBudget() if redis is None else RedisBudget(redis)
 
 
 async def open_providers(
@@ -149,10 +161,11 @@ async def open_services(
         }
         queue: TaskQueue
         if settings.redis.url:
-            queue = await ArqQueue.connect(settings.redis.url, settings.redis.queue_name)
+            queue = ArqQueue.from_url(settings.redis.url, settings.redis.queue_name)
         else:
             queue = InProcessQueue(TASKS, worker_ctx, max_tries=settings.worker.max_tries)
         stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
+        redis = open_redis(settings, stack)
         yield Services(
             settings=settings,
             engine=engine,
@@ -164,4 +177,7 @@ async def open_services(
             pipeline=pipeline,
             queue=queue,
             ocr=ocr,
+            outbox=OutboxRelay.from_settings(sessionmaker, queue, settings.worker),
+            authenticator=KeyAuthenticator(sessionmaker, settings.auth.key_cache_s),
+            rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
         )

@@ -67,7 +67,7 @@ class LLMSettings(BaseSettings):
     # Model ids per provider and tier, over the seed's MODEL_CONFIG:
     # {"gemini": {"verify": "gemini-2.5-flash-lite"}, "openai": {"strong": "gpt-4o"}}
     models: dict[str, dict[str, str]] = Field(default_factory=dict)
-    request_timeout_s: float = 60.0
+    request_timeout_s: float = 30.0  # per try; a student is waiting on SOLVE
     max_retries: int = 2
     # Request budgets per "provider:model" (or "provider"), seed §9's free-tier limits by default.
     budgets: dict[str, dict[str, int]] = Field(
@@ -148,6 +148,16 @@ class InputSettings(BaseSettings):
     max_text_chars: int = 4000
 
 
+class AuthSettings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_AUTH_")
+
+    # False (the embedded default): /v1 answers without a key, as the anonymous tenant, and
+    # the server says so at start. True: every /v1 route needs `Authorization: Bearer <key>`.
+    required: bool = False
+    rate_limit_per_minute: int = 600  # per key; 0 turns the limit off
+    key_cache_s: float = 10.0  # a revoked key stops working within this long
+
+
 class RetrievalSettings(BaseSettings):
     model_config = _group("SOLVEVERIFY_RETRIEVAL_")
 
@@ -163,6 +173,12 @@ class JobSettings(BaseSettings):
     model_config = _group("SOLVEVERIFY_WORKER_")
 
     max_tries: int = 5
+    # A job running longer is cancelled; one whose worker died is run again after this + 10 s.
+    job_timeout_s: float = 300.0
+    # The outbox relay: how often it looks for jobs that could not be enqueued (Redis down),
+    # and the longest it waits before retrying one.
+    outbox_poll_s: float = 2.0
+    outbox_max_backoff_s: float = 60.0
     # Seed §4: overall = weighted average of the five scored dimensions.
     dimension_weights: dict[str, float] = Field(
         default_factory=lambda: {
@@ -183,6 +199,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     verify: VerifySettings = Field(default_factory=VerifySettings)
     input: InputSettings = Field(default_factory=InputSettings)
+    auth: AuthSettings = Field(default_factory=AuthSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     worker: JobSettings = Field(default_factory=JobSettings)
     log_level: str = "INFO"

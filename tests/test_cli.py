@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -15,24 +10,7 @@ import pytest
 
 from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.images import draw_text
-
-CLI = [sys.executable, "-m", "app"]
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(
-    *args: str, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(
-        [*CLI, *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+from tests.fixtures.processes import run_cli, serve, stop
 
 
 def test_solve_text_on_embedded_defaults(tmp_path: Path) -> None:
@@ -59,38 +37,6 @@ def test_solve_needs_input(tmp_path: Path) -> None:
     assert "--text or --image" in result.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _serve(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    # The server's log goes to a file: an unread pipe fills up and blocks the server.
-    log = tmp_path / f"server-{port}.log"
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            [*CLI, "serve", "--port", str(port)],
-            cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(log.read_text()[-3000:])
-        try:
-            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            time.sleep(0.3)
-    process.kill()
-    raise AssertionError(f"server did not become ready:\n{log.read_text()[-3000:]}")
-
-
 def _post_and_get(base: str) -> dict:
     response = httpx.post(f"{base}/v1/scans", json={"text": "Solve 2x + 3 = 11"}, timeout=30)
     assert response.status_code == 201, response.text
@@ -102,12 +48,11 @@ def _post_and_get(base: str) -> dict:
 
 
 def test_serve_on_sqlite(tmp_path: Path) -> None:
-    process, base = _serve(tmp_path, {})
+    process, base = serve(tmp_path, {})
     try:
         _post_and_get(base)
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
 
 
 @pytest.mark.postgres
@@ -117,12 +62,11 @@ async def test_db_upgrade_and_serve_on_postgres(tmp_path: Path) -> None:
         env = {"SOLVEVERIFY_DATABASE_URL": url}
         upgraded = run_cli("db", "upgrade", cwd=tmp_path, env=env)
         assert upgraded.returncode == 0, upgraded.stderr
-        process, base = _serve(tmp_path, env)
+        process, base = serve(tmp_path, env)
         try:
             body = _post_and_get(base)
         finally:
-            process.terminate()
-            process.wait(timeout=30)
+            stop(process)
         import asyncpg
 
         connection = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
@@ -143,7 +87,7 @@ async def test_db_upgrade_and_serve_on_postgres(tmp_path: Path) -> None:
 
 
 def test_solve_through_an_openai_compatible_server(tmp_path: Path) -> None:
-    from tests.fixtures.fake_llm_server import FakeLLMServer, Reply
+    from app.bench.fake_llm import FakeLLMServer, Reply
     from tests.fixtures.providers import solution_json
 
     server = FakeLLMServer(default=Reply(solution_json("86", "7 × 13 = 91", "91 − 5 = 86")))

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -17,7 +15,7 @@ import pytest
 
 from app.llm.providers.llamacpp import llama_cpp_available
 from tests.conftest import REDIS_URL, create_postgres_database, drop_postgres_database
-from tests.test_cli import ROOT, _serve, run_cli
+from tests.fixtures.processes import run_cli, serve, start_worker, stop
 
 pytestmark = [
     pytest.mark.postgres,
@@ -67,15 +65,8 @@ def test_serve_and_worker_end_to_end(tmp_path: Path) -> None:
     }
     try:
         assert run_cli("db", "upgrade", cwd=tmp_path, env=env).returncode == 0
-        with (tmp_path / "worker.log").open("w") as sink:
-            worker = subprocess.Popen(
-                [sys.executable, "-m", "app", "worker"],
-                cwd=tmp_path,
-                env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        server, base = _serve(tmp_path, env)
+        worker = start_worker(tmp_path, env)
+        server, base = serve(tmp_path, env)
         try:
             posted = httpx.post(
                 f"{base}/v1/scans", json={"text": "Solve 2x + 3 = 11"}, timeout=60
@@ -103,10 +94,7 @@ def test_serve_and_worker_end_to_end(tmp_path: Path) -> None:
                 ]
             assert preferred.get("physics") == "llamacpp"
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            stop(server)
     finally:
-        if worker is not None:
-            worker.terminate()
-            worker.wait(timeout=30)
+        stop(worker)
         asyncio.run(drop_postgres_database(url))

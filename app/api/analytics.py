@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse
 
 from app.analytics import queries
 from app.analytics.dashboard import page
+from app.api.auth import get_analyst
 from app.api.deps import ServicesDep, SessionDep
 
-router = APIRouter(tags=["analytics"])
+# Analytics span every tenant: they are for the operator's analysts (the analyst role).
+router = APIRouter(tags=["analytics"], dependencies=[Depends(get_analyst)])
 
 
 @router.get("/v1/analytics/accuracy")

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, status
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
+from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
 from app.api.uploads import read_image
@@ -15,9 +16,9 @@ from app.db.repositories.scans import ScanRepository
 from app.schemas.scans import ScanCreate, ScanOut, SolutionResponse
 from app.services.scans import (
     UnreadableInput,
-    enqueue_followups,
     scan_out,
     solution_response,
+    stage_followups,
     submit_scan,
 )
 
@@ -50,21 +51,19 @@ _OPENAPI_BODY = {
     response_model=SolutionResponse,
     openapi_extra=_OPENAPI_BODY,
     responses={
+        401: {"description": "missing or invalid API key"},
         413: {"description": "upload too large"},
         415: {"description": "not an image"},
         422: {"description": "invalid or unreadable problem"},
+        429: {"description": "rate limit reached for this API key"},
     },
 )
 async def create_scan(
-    request: Request, services: ServicesDep, session: SessionDep
+    request: Request, services: ServicesDep, session: SessionDep, caller: Caller
 ) -> SolutionResponse:
+    """Solve and verify a problem. The body is capped (BodySizeLimit) before it is read."""
     limits = services.settings.input
     content_type = request.headers.get("content-type", "")
-    length = request.headers.get("content-length")
-    if length and length.isdigit() and int(length) > limits.max_upload_bytes + 64 * 1024:
-        raise ApiError(
-            413, "payload_too_large", f"request body is larger than {limits.max_upload_bytes} bytes"
-        )
     image: bytes | None = None
     if content_type.startswith("multipart/form-data"):
         form = await request.form(max_files=1, max_fields=8)
@@ -94,18 +93,31 @@ async def create_scan(
 
     try:
         scan, solution = await submit_scan(
-            services, session, text=text, image=image, subject=subject, grade=grade
+            services,
+            session,
+            text=text,
+            image=image,
+            subject=subject,
+            grade=grade,
+            tenant=caller.tenant,
         )
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
-    await session.commit()  # stored before the evaluation is enqueued and before the 201
-    await enqueue_followups(services, session, solution)
+    # The follow-up jobs are written in the scan's own transaction (the outbox): once the 201
+    # is sent, the evaluation cannot be lost, even if Redis is down right now.
+    await stage_followups(services, session, solution)
+    await session.commit()
+    services.outbox.kick()
     return solution_response(scan, solution)
 
 
-@router.get("/{scan_id}", response_model=ScanOut, responses={404: {"description": "no such scan"}})
-async def get_scan(scan_id: uuid.UUID, session: SessionDep) -> ScanOut:
-    scan = await ScanRepository(session).get_scan(scan_id)
+@router.get(
+    "/{scan_id}",
+    response_model=ScanOut,
+    responses={404: {"description": "no such scan (or another tenant's)"}},
+)
+async def get_scan(scan_id: uuid.UUID, session: SessionDep, caller: Caller) -> ScanOut:
+    scan = await ScanRepository(session).get_scan(scan_id, caller.tenant)
     if scan is None:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
     return scan_out(scan)

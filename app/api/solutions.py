@@ -6,6 +6,7 @@ import uuid
 
 from fastapi import APIRouter
 
+from app.api.auth import Caller
 from app.api.deps import SessionDep
 from app.api.errors import ApiError
 from app.db.repositories.scans import ScanRepository
@@ -18,10 +19,12 @@ router = APIRouter(prefix="/v1/solutions", tags=["solutions"])
 @router.get(
     "/{solution_id}",
     response_model=SolutionDetail,
-    responses={404: {"description": "no such solution"}},
+    responses={404: {"description": "no such solution (or another tenant's)"}},
 )
-async def get_solution(solution_id: uuid.UUID, session: SessionDep) -> SolutionDetail:
-    solution = await ScanRepository(session).get_solution(solution_id)
+async def get_solution(
+    solution_id: uuid.UUID, session: SessionDep, caller: Caller
+) -> SolutionDetail:
+    solution = await ScanRepository(session).get_tenant_solution(solution_id, caller.tenant)
     if solution is None:
         raise ApiError(404, "not_found", f"solution {solution_id} does not exist")
     return solution_detail(solution)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
@@ -48,3 +50,15 @@ def _sqlite_begin(connection: Any) -> None:
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+@asynccontextmanager
+async def open_sessionmaker(
+    settings: DatabaseSettings,
+) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """For one-shot commands: an engine for the block, disposed after."""
+    engine = create_engine(settings)
+    try:
+        yield create_sessionmaker(engine)
+    finally:
+        await engine.dispose()

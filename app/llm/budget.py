@@ -9,13 +9,17 @@ resets: the pipeline skips verification ("unverified"), the worker defers to tha
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.llm.errors import BudgetExhausted
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +124,13 @@ class RedisBudget:
         now = datetime.now(UTC)
         rpm = -1 if limits.rpm is None else limits.rpm
         rpd = -1 if limits.rpd is None else limits.rpd
-        minute, day = await self._script(keys=self._keys(key, now), args=[rpm, rpd])
+        try:
+            minute, day = await self._script(keys=self._keys(key, now), args=[rpm, rpd])
+        except RedisError:
+            # Fail open: a Redis outage must not stop answering; the provider's own 429s
+            # (retried with Retry-After) still protect the quota meanwhile.
+            log.warning("budget store unavailable; %s not counted", key, exc_info=True)
+            return
         _check(key, limits, int(minute), int(day), now)
 
     async def state(self, key: str, limits: Limits) -> BudgetState:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 import random
+import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Scan, Solution, VerificationRecord
+from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scans import ScanRepository
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
@@ -16,7 +17,6 @@ from app.runtime import Services
 from app.schemas.scans import ScanOut, SolutionDetail, SolutionResponse, Step, VerificationOut
 from app.verification.tiers import draw_spot_check
 
-log = logging.getLogger(__name__)
 _rng = random.Random()
 
 
@@ -41,6 +41,7 @@ async def submit_scan(
     image: bytes | None = None,
     subject: str | None = None,
     grade: str | None = None,
+    tenant: str | None = None,
 ) -> tuple[Scan, Solution]:
     state = SolveState(problem_text=text or "", image=image, subject_hint=subject, grade_hint=grade)
     result = await run_pipeline(services.graph, services.pipeline, state)
@@ -48,6 +49,7 @@ async def submit_scan(
         code = result.error or "no_text_found"
         raise UnreadableInput(code, _UNREADABLE.get(code, code))
     scan, solution, verifications = _rows(result, image)
+    scan.tenant = tenant
     ScanRepository(session).add_all(scan, solution, verifications)
     return scan, solution
 
@@ -55,7 +57,9 @@ async def submit_scan(
 def _rows(
     result: SolveState, image: bytes | None
 ) -> tuple[Scan, Solution, list[VerificationRecord]]:
+    # Ids are chosen here, not at flush, so the outbox can name the solution before the commit.
     scan = Scan(
+        id=uuid.uuid4(),
         source="image" if image is not None else "text",
         problem_text=result.problem_text,
         image_sha256=hashlib.sha256(image).hexdigest() if image is not None else None,
@@ -68,6 +72,7 @@ def _rows(
         topics=result.topics,
     )
     solution = Solution(
+        id=uuid.uuid4(),
         scan=scan,
         provider=result.provider,
         model=result.model,
@@ -100,10 +105,11 @@ def _rows(
     return scan, solution, verifications
 
 
-async def enqueue_followups(services: Services, session: AsyncSession, solution: Solution) -> None:
-    """After the answer is stored: deep evaluation, the tier-2 consensus check, and a tier-3
-    spot check when the sampler draws it. A queue failure is logged, never raised: the
-    answer is already stored and returned."""
+async def stage_followups(services: Services, session: AsyncSession, solution: Solution) -> None:
+    """Write the background jobs into the outbox, in the caller's transaction: deep
+    evaluation, the tier-2 consensus check, and a tier-3 spot check when the sampler draws
+    it. The outbox relay hands them to the queue once committed (at once, or when Redis
+    is back)."""
     verify = services.settings.verify
     jobs: list[tuple[str, tuple[str, ...]]] = [
         ("deep_evaluate", (str(solution.id),)),
@@ -122,11 +128,9 @@ async def enqueue_followups(services: Services, session: AsyncSession, solution:
     )
     if draw:
         jobs.append(("spot_check", (str(solution.id), reason)))
+    outbox = OutboxRepository(session)
     for task, args in jobs:
-        try:
-            await services.queue.enqueue(task, *args, job_id=f"{task}:{solution.id}")
-        except Exception:
-            log.exception("could not enqueue %s for %s", task, solution.id)
+        outbox.stage(task, args, job_id=f"{task}:{solution.id}")
 
 
 def solution_response(scan: Scan, solution: Solution) -> SolutionResponse:

@@ -124,29 +124,49 @@ class InProcessQueue:
 
 
 class ArqQueue:
-    def __init__(self, pool: ArqRedis, queue_name: str) -> None:
-        self.pool = pool
+    """Jobs in Redis for `solveverify worker`. Connects on first use, so a server starts while
+    Redis is down; failed enqueues raise and the outbox tries again later."""
+
+    def __init__(self, pool: ArqRedis | None, queue_name: str, url: str | None = None) -> None:
+        self._pool = pool
         self.queue_name = queue_name
+        self.url = url
+
+    @classmethod
+    def from_url(cls, url: str, queue_name: str) -> ArqQueue:
+        return cls(None, queue_name, url)
 
     @classmethod
     async def connect(cls, url: str, queue_name: str) -> ArqQueue:
-        settings = RedisSettings.from_dsn(url)
-        settings.conn_retries = 1
-        return cls(await create_pool(settings, default_queue_name=queue_name), queue_name)
+        queue = cls.from_url(url, queue_name)
+        await queue.pool()
+        return queue
+
+    async def pool(self) -> ArqRedis:
+        if self._pool is None:
+            if self.url is None:
+                raise RuntimeError("ArqQueue needs a pool or a URL")
+            settings = RedisSettings.from_dsn(self.url)
+            settings.conn_retries = 0
+            settings.conn_timeout = 2
+            self._pool = await create_pool(settings, default_queue_name=self.queue_name)
+        return self._pool
 
     async def enqueue(
         self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
     ) -> bool:
-        job = await self.pool.enqueue_job(
+        pool = await self.pool()
+        job = await pool.enqueue_job(
             task, *args, _job_id=job_id, _queue_name=self.queue_name, _defer_until=defer_until
         )
         return job is not None
 
     async def ping(self) -> bool:
         try:
-            return bool(await self.pool.ping())
+            return bool(await (await self.pool()).ping())
         except Exception:
             return False
 
     async def close(self) -> None:
-        await self.pool.aclose()
+        if self._pool is not None:
+            await self._pool.aclose()

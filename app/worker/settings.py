@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -10,6 +11,7 @@ from arq.connections import RedisSettings
 
 from app.db.session import create_engine, create_sessionmaker
 from app.settings import get_settings
+from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue
 from app.worker.tasks import TASKS
 
@@ -22,18 +24,30 @@ async def startup(ctx: dict[str, Any]) -> None:
     engine = create_engine(settings.database)
     stack.push_async_callback(engine.dispose)
     sandbox, _, registry = await open_providers(settings, stack)
+    sessionmaker = create_sessionmaker(engine)
+    queue = ArqQueue(ctx["redis"], settings.redis.queue_name)
+    # Workers relay the outbox too, so jobs staged by a server that has since gone away
+    # are still delivered.
+    relay = OutboxRelay.from_settings(sessionmaker, queue, settings.worker)
+    relaying = asyncio.create_task(relay.run())
+    stack.push_async_callback(_cancel, relaying)
     ctx.update(
         settings=settings,
         stack=stack,
-        sessionmaker=create_sessionmaker(engine),
+        sessionmaker=sessionmaker,
         registry=registry,
         sandbox=sandbox,
-        queue=ArqQueue(ctx["redis"], settings.redis.queue_name),
+        queue=queue,
     )
 
 
 async def shutdown(ctx: dict[str, Any]) -> None:
     await ctx["stack"].aclose()
+
+
+async def _cancel(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 def worker_settings() -> dict[str, Any]:
@@ -53,4 +67,5 @@ def worker_settings() -> dict[str, Any]:
         "redis_settings": RedisSettings.from_dsn(settings.redis.url),
         "queue_name": settings.redis.queue_name,
         "keep_result": 3600,
+        "job_timeout": settings.worker.job_timeout_s,
     }

@@ -61,10 +61,10 @@ async def test_zero_rpm_budget_gives_unverified_answers_not_errors(tmp_path) -> 
     import httpx
     from asgi_lifespan import LifespanManager
 
+    from app.bench.fake_llm import FakeLLMServer, Reply
     from app.main import create_app
     from app.settings import LLMSettings
     from tests.conftest import settings_for
-    from tests.fixtures.fake_llm_server import FakeLLMServer, Reply
     from tests.fixtures.providers import solver, verdict_json
 
     server = FakeLLMServer(default=Reply(verdict_json(True, 0.99))).start()

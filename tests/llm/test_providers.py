@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from app.bench.fake_llm import Fail, FakeLLMServer, Hang, Malformed, Reply
 from app.llm.errors import MalformedResponse, ProviderError, ProviderTimeout, ProviderUnavailable
 from app.llm.providers import anthropic, gemini, openai
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
 from app.llm.resilience import Resilient
 from app.llm.tasks import SolveOutput, schema_of
 from app.llm.types import Message
-from tests.fixtures.fake_llm_server import Fail, FakeLLMServer, Hang, Malformed, Reply
 
 SOLUTION = '{"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}'
 MESSAGES = [Message("system", "You are a tutor."), Message("user", "Solve 2x + 3 = 11")]

@@ -51,7 +51,7 @@ async def test_arq_queue_refuses_duplicate_job_ids() -> None:
         assert await queue.enqueue("deep_evaluate", "x", job_id=job_id) is False
         assert await queue.ping() is True
     finally:
-        await queue.pool.flushdb()
+        await (await queue.pool()).flushdb()
         await queue.close()
 
 
@@ -99,7 +99,7 @@ async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Se
         assert len(evaluator.calls) == 1
     finally:
         await worker.close()
-        await queue.pool.flushdb()
+        await (await queue.pool()).flushdb()
         await queue.close()
 
     from app.db.repositories.scans import ScanRepository

@@ -20,6 +20,8 @@ class Scan(Base):
 
     id: Mapped[UUIDPk]
     created_at: Mapped[CreatedAt]
+    # The API key's tenant; NULL for scans made without a key (the embedded, open mode).
+    tenant: Mapped[str | None] = mapped_column(String(64), index=True)
     source: Mapped[str] = mapped_column(String(16))  # text | image
     problem_text: Mapped[str] = mapped_column(Text)
     image_sha256: Mapped[str | None] = mapped_column(String(64))

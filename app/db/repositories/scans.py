@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.db.models import Scan, Solution, VerificationRecord
 from app.schemas.evaluation import DeepEvaluation
@@ -22,17 +23,25 @@ class ScanRepository:
         """Stage a whole submission; one flush/commit writes it in a single round of INSERTs."""
         self.session.add_all([scan, solution, *verifications])
 
-    async def get_scan(self, scan_id: uuid.UUID) -> Scan | None:
+    async def get_scan(self, scan_id: uuid.UUID, tenant: str | None) -> Scan | None:
+        """The scan, if it belongs to `tenant` (None: scans made without a key)."""
         return await self.session.scalar(
-            select(Scan).where(Scan.id == scan_id).options(selectinload(Scan.solutions))
+            select(Scan)
+            .where(Scan.id == scan_id, _of_tenant(tenant))
+            .options(selectinload(Scan.solutions))
         )
 
     async def get_solution(self, solution_id: uuid.UUID) -> Solution | None:
-        """The solution with its scan and every verdict, in one round trip per relation."""
+        """The solution with its scan and every verdict, in one round trip per relation,
+        whoever's it is (background jobs act for the system, not for a tenant)."""
+        return await self.session.scalar(_solution_query(solution_id))
+
+    async def get_tenant_solution(
+        self, solution_id: uuid.UUID, tenant: str | None
+    ) -> Solution | None:
+        """The solution, if its scan belongs to `tenant` (None: scans made without a key)."""
         return await self.session.scalar(
-            select(Solution)
-            .where(Solution.id == solution_id)
-            .options(selectinload(Solution.verifications), selectinload(Solution.scan))
+            _solution_query(solution_id).join(Solution.scan).where(_of_tenant(tenant))
         )
 
     async def has_verifications(self, solution_id: uuid.UUID, tier: str) -> bool:
@@ -64,3 +73,15 @@ class ScanRepository:
             .values(deep_evaluation=evaluation)
         )
         return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
+    return Scan.tenant.is_(None) if tenant is None else Scan.tenant == tenant
+
+
+def _solution_query(solution_id: uuid.UUID) -> Select[tuple[Solution]]:
+    return (
+        select(Solution)
+        .where(Solution.id == solution_id)
+        .options(selectinload(Solution.verifications), selectinload(Solution.scan))
+    )

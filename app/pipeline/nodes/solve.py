@@ -15,8 +15,6 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.prompts import solve as prompts
 from app.pipeline.state import SolveState
 
-SOLVE_TIMEOUT_S = 60.0
-
 
 def parse_solution(data: dict | None, text: str) -> SolveOutput:
     """The solution JSON; from a reply cut off mid-object, at least its final answer."""
@@ -47,9 +45,8 @@ async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[st
         client = registry.get(name)
         started = time.perf_counter()
         try:
-            response = await client.generate(
-                messages, json_schema=schema_of(SolveOutput), timeout=SOLVE_TIMEOUT_S
-            )
+            # Each try is bounded by the provider's request timeout (SOLVEVERIFY_REQUEST_TIMEOUT_S).
+            response = await client.generate(messages, json_schema=schema_of(SolveOutput))
             output = parse_solution(response.data or extract_json(response.text), response.text)
         except CannotAnswer as exc:
             errors.append(str(exc))

@@ -1,0 +1,65 @@
+"""API key format and hashing.
+
+A key is `sv_<id>_<secret>`: the id (public, the row's primary key) finds the row, the secret
+(32 random bytes) makes it unguessable. Only SHA-256(key) is stored; a slow password hash buys
+nothing for 256-bit random secrets and would cost every request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+Role = Literal["student", "analyst"]
+ROLES: tuple[Role, ...] = ("student", "analyst")
+PREFIX = "sv_"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: a key's tenant and role, or the anonymous caller of an open server."""
+
+    tenant: str | None
+    role: Role | None
+    key_id: str | None = None
+
+    @property
+    def is_analyst(self) -> bool:
+        return self.role == "analyst"
+
+
+ANONYMOUS = Principal(tenant=None, role=None)
+
+
+@dataclass(frozen=True, slots=True)
+class NewKey:
+    id: str
+    key: str
+    key_hash: str
+
+
+def new_key() -> NewKey:
+    key_id = secrets.token_hex(6)
+    key = f"{PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
+    return NewKey(id=key_id, key=key, key_hash=hash_key(key))
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_id_of(key: str) -> str | None:
+    """The id part of a well-formed key, else None."""
+    if not key.startswith(PREFIX):
+        return None
+    key_id, sep, secret = key[len(PREFIX) :].partition("_")
+    if not sep or len(key_id) != 12 or not secret:
+        return None
+    return key_id
+
+
+def matches(key: str, key_hash: str) -> bool:
+    return hmac.compare_digest(hash_key(key), key_hash)

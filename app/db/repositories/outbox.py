@@ -1,0 +1,53 @@
+"""The outbox: jobs staged with the rows they are about, delivered to the queue later."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import OutboxMessage
+
+
+class OutboxRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def stage(self, task: str, args: Sequence[Any], job_id: str) -> None:
+        self.session.add(OutboxMessage(task=task, args=list(args), job_id=job_id))
+
+    async def due(self, now: datetime, limit: int) -> list[OutboxMessage]:
+        return list(
+            await self.session.scalars(
+                select(OutboxMessage)
+                .where(OutboxMessage.delivered_at.is_(None), OutboxMessage.available_at <= now)
+                .order_by(OutboxMessage.id)
+                .limit(limit)
+            )
+        )
+
+    async def mark_delivered(self, ids: Sequence[int], now: datetime) -> None:
+        if ids:
+            await self.session.execute(
+                update(OutboxMessage).where(OutboxMessage.id.in_(ids)).values(delivered_at=now)
+            )
+
+    async def postpone(
+        self, message_id: int, *, attempts: int, available_at: datetime, error: str
+    ) -> None:
+        await self.session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == message_id)
+            .values(attempts=attempts, available_at=available_at, last_error=error[:1000])
+        )
+
+    async def pending_count(self) -> int:
+        return (
+            await self.session.scalar(
+                select(func.count()).where(OutboxMessage.delivered_at.is_(None))
+            )
+            or 0
+        )

@@ -1,0 +1,180 @@
+"""API keys, tenants, roles and rate limits against a real app with auth required."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+from sqlalchemy import select, text
+
+from app.auth.keys import Role, hash_key, key_id_of, new_key
+from app.auth.ratelimit import MemoryRateLimiter, RedisRateLimiter
+from app.db.models import ApiKey
+from app.db.repositories.api_keys import ApiKeyRepository
+from app.main import OPEN_SERVER_WARNING, create_app
+from app.runtime import Services
+from app.settings import AuthSettings, RetrievalSettings
+from tests.conftest import REDIS_URL, settings_for
+
+PROBLEM = {"text": "Solve 2x + 3 = 11"}
+
+
+@pytest.fixture(scope="module")
+async def secured(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[FastAPI]:
+    path: Path = tmp_path_factory.mktemp("auth") / "auth.db"
+    settings = settings_for(f"sqlite+aiosqlite:///{path}").model_copy(
+        update={
+            "auth": AuthSettings(required=True, rate_limit_per_minute=5, key_cache_s=0),
+            "retrieval": RetrievalSettings(load_on_start=False),
+        }
+    )
+    application = create_app(settings)
+    async with LifespanManager(application, startup_timeout=120, shutdown_timeout=60):
+        yield application
+
+
+@pytest.fixture
+async def http(secured: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=secured)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield client
+
+
+async def make_key(app: FastAPI, tenant: str, role: Role = "student") -> str:
+    services: Services = app.state.services
+    key = new_key()
+    async with services.sessionmaker() as session:
+        ApiKeyRepository(session).add(key, tenant=tenant, role=role)
+        await session.commit()
+    return key.key
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/v1/scans"),
+        ("GET", "/v1/scans/00000000-0000-0000-0000-000000000000"),
+        ("GET", "/v1/solutions/00000000-0000-0000-0000-000000000000"),
+        ("GET", "/v1/analytics/accuracy"),
+        ("GET", "/dashboard"),
+    ],
+)
+async def test_every_route_needs_a_key(http: httpx.AsyncClient, method: str, path: str) -> None:
+    response = await http.request(method, path, json=PROBLEM if method == "POST" else None)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "unauthorized"
+    assert response.headers["www-authenticate"] == "Bearer"
+    wrong = await http.request(method, path, headers=bearer("sv_000000000000_nope"))
+    assert wrong.status_code == 401
+    assert wrong.json()["error"]["code"] == "invalid_api_key"
+
+
+async def test_health_stays_open(http: httpx.AsyncClient) -> None:
+    assert (await http.get("/healthz")).status_code == 200
+
+
+async def test_another_tenants_scan_is_404(secured: FastAPI, http: httpx.AsyncClient) -> None:
+    alice, bob = await make_key(secured, "school-a"), await make_key(secured, "school-b")
+    created = await http.post("/v1/scans", json=PROBLEM, headers=bearer(alice))
+    assert created.status_code == 201, created.text
+    body = created.json()
+    scan, solution = f"/v1/scans/{body['scan_id']}", f"/v1/solutions/{body['solution_id']}"
+    for path in (scan, solution):
+        assert (await http.get(path, headers=bearer(alice))).status_code == 200
+        other = await http.get(path, headers=bearer(bob))
+        assert other.status_code == 404
+        assert other.json()["error"]["code"] == "not_found"
+    services: Services = secured.state.services
+    async with services.sessionmaker() as session:
+        tenant = await session.scalar(
+            text("SELECT tenant FROM scans WHERE id = :id"),
+            {"id": body["scan_id"].replace("-", "")},
+        )
+    assert tenant == "school-a"
+
+
+async def test_analytics_need_the_analyst_role(secured: FastAPI, http: httpx.AsyncClient) -> None:
+    student, analyst = await make_key(secured, "t1"), await make_key(secured, "ops", "analyst")
+    for path in ("/v1/analytics/accuracy", "/v1/analytics/routing", "/dashboard"):
+        denied = await http.get(path, headers=bearer(student))
+        assert denied.status_code == 403
+        assert denied.json()["error"]["code"] == "forbidden"
+        assert (await http.get(path, headers=bearer(analyst))).status_code == 200
+
+
+async def test_revoked_key_stops_working(secured: FastAPI, http: httpx.AsyncClient) -> None:
+    key = await make_key(secured, "t2")
+    assert (await http.get("/v1/analytics/routing", headers=bearer(key))).status_code == 403
+    services: Services = secured.state.services
+    async with services.sessionmaker() as session:
+        assert await ApiKeyRepository(session).revoke(key_id_of(key) or "")
+        await session.commit()
+    response = await http.get("/v1/analytics/routing", headers=bearer(key))
+    assert response.status_code == 401
+
+
+async def test_keys_are_stored_hashed(secured: FastAPI) -> None:
+    key = await make_key(secured, "t3")
+    services: Services = secured.state.services
+    async with services.sessionmaker() as session:
+        row = await session.scalar(select(ApiKey).where(ApiKey.id == key_id_of(key)))
+        dump = " ".join(str(v) for v in (await session.execute(text("SELECT * FROM api_keys"))))
+    assert row is not None and row.key_hash == hash_key(key)
+    assert key not in dump and key.split("_")[-1] not in dump
+
+
+async def test_rate_limit_per_key(secured: FastAPI, http: httpx.AsyncClient) -> None:
+    busy, calm = await make_key(secured, "t4"), await make_key(secured, "t4")
+    path = "/v1/scans/00000000-0000-0000-0000-000000000000"
+    statuses = [(await http.get(path, headers=bearer(busy))).status_code for _ in range(6)]
+    assert statuses == [404] * 5 + [429]
+    limited = await http.get(path, headers=bearer(busy))
+    assert limited.json()["error"]["code"] == "rate_limited"
+    assert 1 <= int(limited.headers["retry-after"]) <= 60
+    assert (await http.get(path, headers=bearer(calm))).status_code == 404  # per key
+
+
+@pytest.mark.redis
+async def test_redis_limiter_is_shared_between_processes() -> None:
+    from redis.asyncio import Redis
+
+    one, two = Redis.from_url(REDIS_URL), Redis.from_url(REDIS_URL)
+    key = new_key().id
+    try:
+        first, second = RedisRateLimiter(one), RedisRateLimiter(two)
+        results = [await (first if i % 2 else second).hit(key, 3) for i in range(5)]
+    finally:
+        await one.aclose()
+        await two.aclose()
+    assert results[:3] == [None] * 3
+    assert all(r is not None and 0 < r <= 60 for r in results[3:])
+
+
+async def test_memory_limiter_counts_per_key() -> None:
+    limiter = MemoryRateLimiter()
+    assert [await limiter.hit("a", 2) for _ in range(3)][-1] is not None
+    assert await limiter.hit("b", 2) is None
+
+
+async def test_open_server_says_so_loudly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    settings = settings_for(f"sqlite+aiosqlite:///{tmp_path / 'open.db'}").model_copy(
+        update={"retrieval": RetrievalSettings(load_on_start=False)}
+    )
+    application = create_app(settings)
+    with caplog.at_level(logging.WARNING, logger="app.main"):
+        async with LifespanManager(application, startup_timeout=120, shutdown_timeout=60):
+            transport = httpx.ASGITransport(app=application)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+                # Open mode: no key needed, and analytics answer the anonymous operator.
+                assert (await client.post("/v1/scans", json=PROBLEM)).status_code == 201
+                assert (await client.get("/v1/analytics/accuracy")).status_code == 200
+    assert OPEN_SERVER_WARNING in caplog.text
