@@ -69,4 +69,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 def _lost_connection(exc: DBAPIError) -> bool:
-    return exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError)
+    """The database went away (restart, shutdown, network), as opposed to a bad query."""
+    if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
+        return True
+    # SQLSTATE class 08 (connection exception) and 57P0x (shutting down, starting up).
+    state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None) or ""
+    return str(state).startswith(("08", "57P"))

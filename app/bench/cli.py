@@ -148,3 +148,52 @@ def gsm8k(
             return await run_gsm8k(services, test_file, n_problems, seed, out_dir)
 
     _print(asyncio.run(run()))
+
+
+@bench_app.command("perf")
+def perf(
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the figures here.")] = None,
+    latency: Annotated[float, typer.Option(help="Fake model latency L, seconds.")] = 0.2,
+    rounds: Annotated[int, typer.Option(help="Requests per client at each level.")] = 8,
+    throughput_s: Annotated[float, typer.Option(help="Seconds per throughput run.")] = 10.0,
+    redis_url: Annotated[
+        str | None, typer.Option(help="Queue for follow-up jobs; in-process if unreachable.")
+    ] = "redis://127.0.0.1:6379/14",
+    postgres_admin_url: Annotated[
+        str | None, typer.Option(help="Where a throwaway database is created; '' to skip.")
+    ] = "postgresql://postgres@127.0.0.1:5432/postgres",
+) -> None:
+    """Overhead against the model critical path, a hand-written baseline, throughput on
+    SQLite and Postgres, verifier fan-out, local model and OCR speed, peak RSS."""
+    from app.bench.perf.run import PerfConfig, run_perf, table
+
+    config = PerfConfig(
+        latency_s=latency,
+        rounds=rounds,
+        throughput_s=throughput_s,
+        redis_url=redis_url or None,
+        postgres_admin_url=postgres_admin_url or None,
+    )
+    report = asyncio.run(run_perf(config, say=lambda line: typer.echo(line, err=True)))
+    typer.echo("\n".join(table(report)))
+    if json_out is not None:
+        json_out.write_text(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+@bench_app.command("load")
+def load(
+    duration: Annotated[float, typer.Option(help="Seconds of load.")] = 60.0,
+    concurrency: Annotated[int, typer.Option(help="Concurrent clients.")] = 50,
+    latency: Annotated[float, typer.Option(help="Fake model latency, seconds.")] = 0.2,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the figures here.")] = None,
+) -> None:
+    """A bounded load test on loopback: `serve` on SQLite with fake providers, N clients for
+    a duration. Exits 1 on any error or non-201."""
+    from app.bench.perf.run import run_load_test
+
+    summary = asyncio.run(run_load_test(duration, concurrency, latency))
+    _print(summary)
+    if json_out is not None:
+        json_out.write_text(json.dumps(summary, indent=2))
+    if summary["failed"]:
+        raise typer.Exit(1)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.test_cli import _serve
+from tests.fixtures.processes import serve, stop
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
@@ -32,7 +32,7 @@ FLAGS = [
 
 def test_dashboard_renders_charts(tmp_path: Path) -> None:
     assert CHROMIUM is not None
-    process, base = _serve(tmp_path, {})
+    process, base = serve(tmp_path, {})
     try:
         for text in ("Solve 2x + 3 = 11", "3/4 + 5/6 = ?"):
             assert (
@@ -54,8 +54,7 @@ def test_dashboard_renders_charts(tmp_path: Path) -> None:
             check=True,
         )
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
     assert "Verified rate by provider and subject" in dom
     assert dom.count('class="bar"') >= 1 and "symbolic" in dom
     image = Image.open(shot).convert("RGB")

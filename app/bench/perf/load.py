@@ -1,0 +1,108 @@
+"""A closed-loop HTTP load generator: N clients, each sending its next request when the last
+one is answered, for a number of requests or a duration."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100); 0.0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class LoadResult:
+    concurrency: int
+    elapsed_s: float = 0.0
+    latencies_s: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)  # transport errors by type
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> int:
+        return self.statuses.get(201, 0)
+
+    @property
+    def failed(self) -> int:
+        return sum(n for s, n in self.statuses.items() if s != 201) + sum(self.errors.values())
+
+    @property
+    def throughput_rps(self) -> float:
+        return self.ok / self.elapsed_s if self.elapsed_s else 0.0
+
+    def p(self, q: float) -> float:
+        return percentile(self.latencies_s, q)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "concurrency": self.concurrency,
+            "requests": len(self.latencies_s) + sum(self.errors.values()),
+            "ok": self.ok,
+            "failed": self.failed,
+            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
+            "errors": dict(self.errors),
+            "p50_s": round(self.p(50), 4),
+            "p95_s": round(self.p(95), 4),
+            "p99_s": round(self.p(99), 4),
+            "throughput_rps": round(self.throughput_rps, 1),
+        }
+
+
+async def run_load(
+    base_url: str,
+    body: Callable[[int], dict[str, Any]],
+    *,
+    concurrency: int,
+    requests: int | None = None,
+    duration_s: float | None = None,
+    path: str = "/v1/scans",
+    headers: dict[str, str] | None = None,
+    keep_bodies: bool = False,
+    timeout_s: float = 60.0,
+) -> LoadResult:
+    """POST `body(i)` to `path` from `concurrency` clients until `requests` were sent or
+    `duration_s` passed."""
+    if requests is None and duration_s is None:
+        raise ValueError("give requests or duration_s")
+    result = LoadResult(concurrency)
+    counter = itertools.count()
+    deadline = None if duration_s is None else time.perf_counter() + duration_s
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+
+    async def client(http: httpx.AsyncClient) -> None:
+        while True:
+            i = next(counter)
+            if requests is not None and i >= requests:
+                return
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            started = time.perf_counter()
+            try:
+                response = await http.post(path, json=body(i), headers=headers)
+            except httpx.HTTPError as exc:
+                result.errors[type(exc).__name__] += 1
+                continue
+            result.latencies_s.append(time.perf_counter() - started)
+            result.statuses[response.status_code] += 1
+            if keep_bodies:
+                result.bodies.append(response.json())
+
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=timeout_s) as http:
+        started = time.perf_counter()
+        await asyncio.gather(*(client(http) for _ in range(concurrency)))
+        result.elapsed_s = time.perf_counter() - started
+    return result

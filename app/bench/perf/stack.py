@@ -1,0 +1,103 @@
+"""Processes the benchmarks (and the process-level tests) run: `solveverify serve`,
+`solveverify worker`, and fake providers, each in its own process on loopback."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from app.settings import REPO_ROOT
+
+CLI = [sys.executable, "-m", "app"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cli_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO_ROOT), **(env or {})}
+
+
+def spawn(args: list[str], cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen:
+    # Output goes to a file: an unread pipe fills up and blocks the child.
+    with log.open("a") as sink:
+        return subprocess.Popen(args, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT)
+
+
+def wait_until_up(process: subprocess.Popen, url: str, log: Path, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{url} exited:\n{log.read_text()[-3000:]}")
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"{url} did not come up:\n{log.read_text()[-3000:]}")
+
+
+def serve(directory: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """`solveverify serve` (one uvicorn worker) on a free port, once /readyz answers."""
+    port = free_port()
+    log = directory / f"server-{port}.log"
+    process = spawn([*CLI, "serve", "--port", str(port)], directory, cli_env(env), log)
+    base = f"http://127.0.0.1:{port}"
+    wait_until_up(process, f"{base}/readyz", log)
+    return process, base
+
+
+def start_worker(directory: Path, env: dict[str, str], name: str = "worker") -> subprocess.Popen:
+    return spawn([*CLI, "worker"], directory, cli_env(env), directory / f"{name}.log")
+
+
+def fake_provider(directory: Path, latency_s: float) -> tuple[subprocess.Popen, str]:
+    """A loopback model server (app.bench.fake_llm) answering every request after latency_s."""
+    port = free_port()
+    log = directory / f"fake-{port}.log"
+    process = spawn(
+        [sys.executable, "-m", "app.bench.fake_llm", "--port", str(port), "--latency",
+         str(latency_s)],
+        directory, cli_env(), log,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    wait_until_up(process, f"{url}/v1/models", log)
+    return process, url
+
+
+def stop(process: subprocess.Popen | None, timeout: float = 30) -> None:
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def kill(process: subprocess.Popen) -> None:
+    """SIGKILL: no shutdown hooks, as when a machine dies."""
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    """The process's peak resident set size (Linux VmHWM), in MiB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
