@@ -239,48 +239,32 @@ async def fanout(fake_url: str, config: PerfConfig) -> dict[int, float]:
 
 
 def local_model(config: PerfConfig) -> dict[str, float] | None:
-    """Generation tokens/s through the provider against raw llama-cpp-python, same model,
-    messages and settings, interleaved, median of 3."""
-    from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
-    from app.llm.types import Message
+    """Generation tokens/s through the provider against raw llama-cpp-python: same model,
+    messages and settings, each side in a fresh process, alternating, median of 3 × 3."""
+    import subprocess
+    import sys
 
-    path = bundled_model_path()
-    if not llama_cpp_available() or path is None:
+    from app.llm.providers.llamacpp import bundled_model_path, llama_cpp_available
+
+    if not llama_cpp_available() or bundled_model_path() is None:
         return None
-    from llama_cpp import Llama
 
-    messages = [
-        Message("system", "You are a helpful assistant."),
-        Message("user", "Count from 1 to 200, separated by commas."),
-    ]
-    threads = os.cpu_count()
-    raw = Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
-    provider = LlamaCppModel(path, n_ctx=2048, n_threads=threads)
+    def rates(mode: str) -> list[float]:
+        command = [sys.executable, "-m", "app.bench.perf.local_model", "--mode", mode]
+        command += ["--tokens", str(config.local_tokens)]
+        out = subprocess.run(command, env=cli_env(), capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])["tokens_per_s"]
 
-    def raw_rate() -> float:
-        started = time.perf_counter()
-        out = raw.create_chat_completion(
-            messages=[{"role": m.role, "content": m.content} for m in messages],
-            max_tokens=config.local_tokens,
-            temperature=0.0,
-        )
-        return out["usage"]["completion_tokens"] / (time.perf_counter() - started)
-
-    async def provider_rate() -> float:
-        started = time.perf_counter()
-        reply = await provider.generate(messages, max_tokens=config.local_tokens)
-        return reply.usage.completion / (time.perf_counter() - started)
-
-    raw_rate()
-    asyncio.run(provider_rate())
-    raws, ours = [], []
+    raws: list[float] = []
+    ours: list[float] = []
     for _ in range(3):
-        raws.append(raw_rate())
-        ours.append(asyncio.run(provider_rate()))
+        raws += rates("raw")
+        ours += rates("provider")
+    raw, provider = statistics.median(raws), statistics.median(ours)
     return {
-        "raw_tokens_per_s": round(statistics.median(raws), 1),
-        "provider_tokens_per_s": round(statistics.median(ours), 1),
-        "ratio": round(statistics.median(ours) / statistics.median(raws), 3),
+        "raw_tokens_per_s": round(raw, 1),
+        "provider_tokens_per_s": round(provider, 1),
+        "ratio": round(provider / raw, 3),
     }
 
 
