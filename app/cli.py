@@ -154,7 +154,7 @@ async def _providers(check: bool) -> None:
             seen: set[int] = set()
             for tier, client in provider.tiers.items():
                 line = f"  {tier:<9} {client.model}"
-                if isinstance(client, Resilient):
+                if isinstance(client, Resilient) and not client.limits.unlimited:
                     state = await budget.state(client.budget_key, client.limits)
                     line += (
                         f"   budget: {state.used_minute}/{client.limits.rpm or '∞'} per min, "

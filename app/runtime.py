@@ -30,9 +30,11 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.graph import build_graph
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
 from app.services.auth import KeyAuthenticator
+from app.services.provider_counts import ProviderResultCounts
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
+from app.verification.tiers import SpotCheckRates
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
@@ -55,6 +57,7 @@ class Services:
     outbox: OutboxRelay
     authenticator: KeyAuthenticator
     rate_limiter: RateLimiter
+    provider_counts: ProviderResultCounts
 
 
 def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
@@ -144,6 +147,7 @@ async def open_services(
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
         ocr = RapidOcrReader()
         retriever = ProblemBankRetriever(sessionmaker, settings.verify.ground_truth_min_similarity)
+        await retriever.warm_up()
         pipeline = PipelineContext(
             registry=registry,
             sandbox=sandbox,
@@ -180,4 +184,5 @@ async def open_services(
             outbox=OutboxRelay.from_settings(sessionmaker, queue, settings.worker),
             authenticator=KeyAuthenticator(sessionmaker, settings.auth.key_cache_s),
             rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
+            provider_counts=ProviderResultCounts(SpotCheckRates().new_provider_results),
         )

@@ -27,6 +27,10 @@ class Limits:
     rpm: int | None = None  # requests per minute; None = unlimited
     rpd: int | None = None  # requests per UTC day
 
+    @property
+    def unlimited(self) -> bool:
+        return self.rpm is None and self.rpd is None
+
 
 @dataclass(frozen=True, slots=True)
 class BudgetState:

@@ -75,7 +75,8 @@ class Resilient:
     ) -> ModelResponse:
         limit = timeout or self.default_timeout_s
         for attempt in range(self.max_retries + 1):
-            if self.budget is not None:
+            # Only limited models are counted: no store round trip for the others.
+            if self.budget is not None and not self.limits.unlimited:
                 await self.budget.acquire(self.budget_key, self.limits)
             try:
                 async with asyncio.timeout(limit):

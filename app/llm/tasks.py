@@ -8,6 +8,7 @@ The pydantic models themselves stay unbounded, so a stored solution always loads
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -50,6 +51,10 @@ def _bound(node: Any) -> Any:
     return node
 
 
+@cache
 def schema_of(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema with bounded strings and lists, to send to a provider."""
+    """The model's JSON schema with bounded strings and lists, to send to a provider.
+
+    Built once per model (pydantic's schema generation cost more than a whole SDK call per
+    request); shared, so callers treat it as read-only."""
     return _bound(model.model_json_schema())

@@ -122,7 +122,7 @@ async def stage_followups(services: Services, session: AsyncSession, solution: S
         confidence=solution.verification_confidence,
         provider_results=0
         if uncertain
-        else await ScanRepository(session).provider_result_count(solution.provider),
+        else await services.provider_counts.get(session, solution.provider),
         uncertain=uncertain,
         high_stakes=verify.high_stakes_subjects,
     )

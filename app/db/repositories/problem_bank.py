@@ -93,8 +93,11 @@ class ProblemBankRepository:
             statement = insert(ProblemBankEntry).values(rows[start : start + 1000])
             await self.session.execute(statement.on_conflict_do_nothing())
 
-    async def search(self, text_: str, limit: int) -> list[BankRow]:
-        terms = query_terms(text_)
+    async def questions(self) -> list[str]:
+        return list(await self.session.scalars(select(ProblemBankEntry.question)))
+
+    async def search(self, terms: Sequence[str], limit: int) -> list[BankRow]:
+        """Rows matching any of `terms`, best first (bm25 / ts_rank_cd)."""
         if not terms:
             return []
         if self._dialect == "postgresql":
