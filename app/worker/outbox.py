@@ -33,6 +33,7 @@ class OutboxRelay:
         max_backoff_s: float = 60.0,
         enqueue_timeout_s: float = 2.0,
         batch: int = 200,
+        gather_s: float = 0.05,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.queue = queue
@@ -40,6 +41,7 @@ class OutboxRelay:
         self.max_backoff_s = max_backoff_s
         self.enqueue_timeout_s = enqueue_timeout_s
         self.batch = batch
+        self.gather_s = gather_s
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -62,6 +64,8 @@ class OutboxRelay:
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                # Under load every request kicks: gather a few before one read and one write.
+                await asyncio.sleep(self.gather_s)
             self._wake.clear()
             try:
                 await self.drain()
