@@ -7,12 +7,10 @@ API test runs inside a transaction that is rolled back, so tests never see each 
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
-import asyncpg
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
@@ -20,6 +18,7 @@ from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import get_session
+from app.bench.perf.stack import create_database, drop_database
 from app.db.migrate import upgrade_async
 from app.llm.base import ModelClient
 from app.llm.providers.symbolic import SymbolicClient
@@ -95,22 +94,11 @@ def make_context(sandbox: SymbolicSandbox, verify_settings: VerifySettings):
 
 
 async def create_postgres_database() -> str:
-    name = f"solveverify_test_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(POSTGRES_ADMIN_URL)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    return f"{base}/{name}"
+    return await create_database(POSTGRES_ADMIN_URL, "solveverify_test")
 
 
 async def drop_postgres_database(url: str) -> None:
-    admin = await asyncpg.connect(POSTGRES_ADMIN_URL)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    await drop_database(POSTGRES_ADMIN_URL, url)
 
 
 @pytest.fixture(

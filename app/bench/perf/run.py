@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg
-
 from app.bench.perf.load import LoadResult, run_load
 from app.bench.perf.stack import (
     CLI,
     cli_env,
+    create_database,
+    drop_database,
     fake_provider,
     peak_rss_mb,
     serve,
@@ -182,24 +182,6 @@ async def throughput(base: str, pool: list[str], config: PerfConfig) -> LoadResu
     )
 
 
-async def postgres_database(admin_url: str) -> str:
-    name = f"solveverify_perf_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(admin_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    return f"{admin_url.rsplit('/', 1)[0].replace('postgresql://', 'postgresql+asyncpg://')}/{name}"
-
-
-async def drop_postgres_database(admin_url: str, url: str) -> None:
-    admin = await asyncpg.connect(admin_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    finally:
-        await admin.close()
-
-
 # ---------------------------------------------------------------- 4: verifier fan-out
 
 
@@ -337,7 +319,7 @@ async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> di
                 if backend == "postgres":
                     if not config.postgres_admin_url:
                         continue
-                    url = await postgres_database(config.postgres_admin_url)
+                    url = await create_database(config.postgres_admin_url, "solveverify_perf")
                 try:
                     env = {**provider_env(fast_url), **queue_env, "SOLVEVERIFY_DATABASE_URL": url}
                     if backend == "postgres":
@@ -349,7 +331,7 @@ async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> di
                     report[f"throughput_rps_{backend}"] = round(measured.throughput_rps, 1)
                 finally:
                     if backend == "postgres" and config.postgres_admin_url:
-                        await drop_postgres_database(config.postgres_admin_url, url)
+                        await drop_database(config.postgres_admin_url, url)
             report["server_peak_rss_mb"] = server_rss
             report["worker_peak_rss_mb"] = worker_rss
 
