@@ -1,8 +1,8 @@
 """Authentication, tenants and rate limits as dependencies.
 
 `Caller` is the principal of the request: a key's tenant and role, or, on a server running
-without `SOLVEVERIFY_AUTH_REQUIRED`, the anonymous tenant. `Analyst` additionally needs the
-analyst role whenever auth is required.
+without `SOLVEVERIFY_AUTH_REQUIRED`, the anonymous tenant. `get_analyst` (the analytics
+routers' dependency) additionally needs the analyst role whenever auth is required.
 """
 
 from __future__ import annotations
@@ -68,6 +68,3 @@ async def get_analyst(caller: Caller, services: ServicesDep) -> Principal:
     if caller.is_analyst or (caller is ANONYMOUS and not services.settings.auth.required):
         return caller
     raise ApiError(403, "forbidden", "analytics need an API key with the analyst role")
-
-
-Analyst = Annotated[Principal, Depends(get_analyst)]

@@ -178,3 +178,19 @@ async def test_open_server_says_so_loudly(tmp_path: Path, caplog: pytest.LogCapt
                 assert (await client.post("/v1/scans", json=PROBLEM)).status_code == 201
                 assert (await client.get("/v1/analytics/accuracy")).status_code == 200
     assert OPEN_SERVER_WARNING in caplog.text
+
+
+def test_keys_cli_create_list_revoke(tmp_path: Path) -> None:
+    from tests.fixtures.processes import run_cli
+
+    created = run_cli("keys", "create", "--tenant", "school-a", "--role", "analyst", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    key = created.stdout.strip()
+    key_id = key_id_of(key)
+    assert key_id is not None and "store it now" in created.stderr
+    listed = run_cli("keys", "list", cwd=tmp_path).stdout
+    assert f"{key_id}  school-a  analyst  active" in listed and key not in listed
+    assert run_cli("keys", "revoke", key_id, cwd=tmp_path).returncode == 0
+    assert "revoked" in run_cli("keys", "list", cwd=tmp_path).stdout
+    assert run_cli("keys", "revoke", key_id, cwd=tmp_path).returncode == 1
+    assert run_cli("keys", "create", "--tenant", "x", "--role", "root", cwd=tmp_path).returncode
