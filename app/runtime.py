@@ -69,19 +69,19 @@ def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
     return redis
 
 
-async def open_budget(settings: Settings, stack: AsyncExitStack) -> Budget:
-    """Shared in Redis when there is one (all processes count together), else in memory."""
-    redis = open_redis(settings, stack)
-    return InMemoryBudget() if redis is None else RedisBudget(redis)
-
-
 async def open_providers(
-    settings: Settings, stack: AsyncExitStack, extra_clients: Sequence[ModelClient] = ()
+    settings: Settings,
+    stack: AsyncExitStack,
+    extra_clients: Sequence[ModelClient] = (),
+    redis: Redis | None = None,
 ) -> tuple[SymbolicSandbox, Budget, ProviderRegistry]:
+    """`redis`: a client the caller already opened (else one is opened when configured)."""
     sandbox = SymbolicSandbox(settings.verify.symbolic_workers, settings.verify.symbolic_timeout_s)
     stack.callback(sandbox.close)
     await sandbox.warm_up()
-    budget = await open_budget(settings, stack)
+    redis = redis or open_redis(settings, stack)
+    # Budgets are shared in Redis when there is one (all processes count together).
+    budget: Budget = InMemoryBudget() if redis is None else RedisBudget(redis)
     registry = build_registry(
         settings.llm.default_provider_order,
         [*configured_providers(settings.llm, sandbox, budget), *extra_clients],
@@ -142,7 +142,8 @@ async def open_services(
         engine = create_engine(settings.database)
         stack.push_async_callback(engine.dispose)
         sessionmaker = create_sessionmaker(engine)
-        sandbox, budget, registry = await open_providers(settings, stack, extra_clients)
+        redis = open_redis(settings, stack)  # one client for budgets and rate limits
+        sandbox, budget, registry = await open_providers(settings, stack, extra_clients, redis)
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
         ocr = RapidOcrReader()
@@ -169,7 +170,6 @@ async def open_services(
         else:
             queue = InProcessQueue(TASKS, worker_ctx, max_tries=settings.worker.max_tries)
         stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
-        redis = open_redis(settings, stack)
         yield Services(
             settings=settings,
             engine=engine,
