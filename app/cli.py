@@ -92,7 +92,7 @@ def solve(
 
 
 async def _solve(settings, text, image, subject, grade):  # type: ignore[no-untyped-def]
-    from app.runtime import open_services
+    from app.resources import open_resources
     from app.services.scans import (
         UnreadableInput,
         solution_response,
@@ -100,7 +100,7 @@ async def _solve(settings, text, image, subject, grade):  # type: ignore[no-unty
         submit_scan,
     )
 
-    async with open_services(settings) as services, services.sessionmaker() as session:
+    async with open_resources(settings) as services, services.sessionmaker() as session:
         try:
             scan, solution = await submit_scan(
                 services,
@@ -142,7 +142,7 @@ async def _providers(check: bool) -> None:
     from contextlib import AsyncExitStack
 
     from app.llm.resilience import Resilient
-    from app.runtime import open_providers
+    from app.resources import open_providers
 
     settings = get_settings()
     _logging("WARNING")
@@ -170,7 +170,7 @@ async def _ping(client) -> str:  # type: ignore[no-untyped-def]
     import time
 
     from app.llm.errors import CannotAnswer, ProviderError
-    from app.llm.tasks import SolveOutput, schema_of
+    from app.llm.outputs import SolveOutput, schema_of
     from app.llm.types import Message
 
     started = time.perf_counter()

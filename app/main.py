@@ -1,4 +1,4 @@
-"""create_app(): the FastAPI application; the lifespan opens one Services for the process."""
+"""create_app(): the FastAPI application; the lifespan opens one Resources for the process."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from app.api import analytics, health, scans, solutions
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.llm.base import ModelClient
-from app.runtime import keep_fresh, open_services
+from app.resources import keep_fresh, open_resources
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_services(settings, extra_clients=extra_clients) as services:
+        async with open_resources(settings, extra_clients=extra_clients) as services:
             app.state.services = services
             log.info("providers: %s", ", ".join(services.registry.order))
             # Load the OCR models in the background: the first photo should not pay for it,

@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.datasets import GSM8K_TRAIN
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -162,7 +164,7 @@ class RetrievalSettings(BaseSettings):
     model_config = _group("SOLVEVERIFY_RETRIEVAL_")
 
     # GSM8K train split, loaded into the problem bank when the bank is empty.
-    problem_bank_path: Path = REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "train.jsonl"
+    problem_bank_path: Path = GSM8K_TRAIN
     top_k: int = 3
     load_on_start: bool = True
 

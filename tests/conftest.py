@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import get_session
-from app.bench.perf.stack import create_database, drop_database
+from app.db.admin import create_database, drop_database
 from app.db.migrate import upgrade_async
 from app.llm.base import ModelClient
 from app.llm.providers.symbolic import SymbolicClient
@@ -26,7 +26,7 @@ from app.llm.registry import build_registry
 from app.main import create_app
 from app.pipeline.context import PipelineContext, Retriever
 from app.pipeline.graph import build_graph
-from app.runtime import Services
+from app.resources import Resources
 from app.settings import (
     DatabaseSettings,
     LLMSettings,
@@ -41,7 +41,6 @@ POSTGRES_ADMIN_URL = os.environ.get(
     "SOLVEVERIFY_TEST_POSTGRES_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
 REDIS_URL = os.environ.get("SOLVEVERIFY_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-GSM8K_TRAIN = Path(__file__).resolve().parents[2] / "shared" / "data" / "gsm8k" / "train.jsonl"
 
 
 @pytest.fixture(autouse=True)
@@ -124,7 +123,7 @@ def settings_for(database_url: str, llm: LLMSettings | None = None, **redis: str
     return Settings(
         database=DatabaseSettings(url=database_url),
         redis=RedisSettings(**redis),
-        retrieval=RetrievalSettings(problem_bank_path=GSM8K_TRAIN),
+        retrieval=RetrievalSettings(),
         llm=llm or LLMSettings(llamacpp_enabled=False),
         # no stray ./calibration.json from a developer's `solveverify calibrate` run
         verify=VerifySettings(calibration_path=None),
@@ -140,12 +139,12 @@ async def app(database_url: str) -> AsyncIterator[FastAPI]:
 
 
 @pytest.fixture
-def services(app: FastAPI) -> Services:
+def services(app: FastAPI) -> Resources:
     return app.state.services
 
 
 @pytest.fixture
-async def session(services: Services) -> AsyncIterator[AsyncSession]:
+async def session(services: Resources) -> AsyncIterator[AsyncSession]:
     """A session inside a transaction that is rolled back after the test."""
     async with services.engine.connect() as connection:
         transaction = await connection.begin()
@@ -172,7 +171,7 @@ async def client(app: FastAPI, session: AsyncSession) -> AsyncIterator[httpx.Asy
 
 
 @pytest.fixture
-def with_clients(services: Services, monkeypatch: pytest.MonkeyPatch):
+def with_clients(services: Resources, monkeypatch: pytest.MonkeyPatch):
     """Add scripted providers to the running app for one test."""
 
     def add(*clients: ModelClient, symbolic: bool = True) -> None:

@@ -8,14 +8,14 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.runtime import Services
+from app.resources import Resources
 
 
-def get_services(request: Request) -> Services:
+def get_services(request: Request) -> Resources:
     return request.app.state.services
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
+ServicesDep = Annotated[Resources, Depends(get_services)]
 
 
 async def get_session(services: ServicesDep) -> AsyncIterator[AsyncSession]:

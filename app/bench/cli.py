@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from app.settings import REPO_ROOT, get_settings
+from app.datasets import GSM8K_TEST
+from app.settings import get_settings
 
 bench_app = typer.Typer(
     help="Benchmarks: verifier patterns, replay of MAV runs, GSM8K.", no_args_is_help=True
@@ -45,7 +46,7 @@ def verifiers(
     from app.bench.datasets import DatasetError
     from app.bench.harness import run_benchmark
     from app.bench.patterns import PATTERNS, PatternContext
-    from app.runtime import open_providers
+    from app.resources import open_providers
     from app.verification.mars import MarsConfig
 
     if pattern not in PATTERNS:
@@ -113,7 +114,7 @@ def make_gsm8k_set(
     n_problems: Annotated[int, typer.Option()] = 50,
     seed: Annotated[int, typer.Option()] = 0,
     test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (
-        REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "test.jsonl"
+        GSM8K_TEST
     ),
 ) -> None:
     """Build a math set from GSM8K test: reference solutions plus hard negatives."""
@@ -129,12 +130,12 @@ def gsm8k(
     seed: Annotated[int, typer.Option()] = 0,
     out_dir: Annotated[Path, typer.Option()] = Path("bench-out/gsm8k"),
     test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (
-        REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "test.jsonl"
+        GSM8K_TEST
     ),
 ) -> None:
     """GSM8K test problems through the full pipeline: accuracy, verified precision, coverage."""
     from app.bench.gsm8k import run_gsm8k
-    from app.runtime import open_services
+    from app.resources import open_resources
 
     settings = get_settings()
     if provider:
@@ -142,7 +143,7 @@ def gsm8k(
         settings.llm.default_provider_order = [provider, *(p for p in order if p != provider)]
 
     async def run() -> dict:
-        async with open_services(settings) as services:
+        async with open_resources(settings) as services:
             if provider and provider not in services.registry:
                 raise typer.BadParameter(f"provider {provider!r} is not configured")
             return await run_gsm8k(services, test_file, n_problems, seed, out_dir)

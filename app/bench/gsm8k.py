@@ -13,11 +13,11 @@ from app.pipeline.state import SolveState
 from app.retrieval.gsm8k import parse_gsm8k
 
 if TYPE_CHECKING:  # the service container; bench itself stays free of SQLAlchemy
-    from app.runtime import Services
+    from app.resources import Resources
 
 
 async def run_gsm8k(
-    services: Services, test_file: Path, n_problems: int, seed: int, out_dir: Path
+    services: Resources, test_file: Path, n_problems: int, seed: int, out_dir: Path
 ) -> dict[str, Any]:
     problems = parse_gsm8k(test_file, source="gsm8k-test")
     sample = random.Random(seed).sample(problems, min(n_problems, len(problems)))

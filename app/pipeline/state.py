@@ -6,7 +6,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from app.llm.tasks import SolveOutput
+from app.llm.outputs import SolveOutput
 from app.verification.verdict import Verdict
 
 VerificationStatus = Literal["verified", "unverified", "caution"]

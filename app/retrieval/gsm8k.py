@@ -6,13 +6,15 @@ import json
 import re
 from pathlib import Path
 
+from app.datasets import open_text, stem
+
 _GSM8K_FINAL = re.compile(r"####\s*(.+?)\s*$", re.S)
 _CALCULATOR = re.compile(r"<<[^>]*>>")
 
 
 def parse_gsm8k(path: Path, source: str = "gsm8k") -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
-    with path.open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for line_no, line in enumerate(handle, 1):
             if not line.strip():
                 continue
@@ -24,7 +26,7 @@ def parse_gsm8k(path: Path, source: str = "gsm8k") -> list[dict[str, str]]:
             rows.append(
                 {
                     "source": source,
-                    "external_id": f"{path.stem}-{line_no}",
+                    "external_id": f"{stem(path)}-{line_no}",
                     "question": record["question"].strip(),
                     # GSM8K's <<48/2=24>> calculator annotations are noise for a worked example.
                     "solution": _CALCULATOR.sub("", answer[: final.start()]).strip(),

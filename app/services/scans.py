@@ -13,9 +13,9 @@ from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scans import ScanRepository
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
-from app.runtime import Services
+from app.resources import Resources
 from app.schemas.scans import ScanOut, SolutionDetail, SolutionResponse, Step, VerificationOut
-from app.verification.tiers import draw_spot_check
+from app.verification.spot_check_sampling import draw_spot_check
 
 _rng = random.Random()
 
@@ -34,7 +34,7 @@ _UNREADABLE = {
 
 
 async def submit_scan(
-    services: Services,
+    services: Resources,
     session: AsyncSession,
     *,
     text: str | None = None,
@@ -105,7 +105,7 @@ def _rows(
     return scan, solution, verifications
 
 
-async def stage_followups(services: Services, session: AsyncSession, solution: Solution) -> None:
+async def stage_followups(services: Resources, session: AsyncSession, solution: Solution) -> None:
     """Write the background jobs into the outbox, in the caller's transaction: deep
     evaluation, the tier-2 consensus check, and a tier-3 spot check when the sampler draws
     it. The outbox relay hands them to the queue once committed (at once, or when Redis

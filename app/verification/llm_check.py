@@ -14,7 +14,7 @@ from app.llm.structured import (
     extract_json,
     extract_verdict_line,
 )
-from app.llm.tasks import QuickVerifyOutput, schema_of
+from app.llm.outputs import QuickVerifyOutput, schema_of
 from app.llm.types import Message
 from app.verification.verdict import Verdict, abstain
 

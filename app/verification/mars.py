@@ -18,7 +18,7 @@ from app.llm.base import ModelClient
 from app.llm.delimit import wrap
 from app.llm.errors import ProviderError
 from app.llm.structured import coerce_probability, extract_json, salvage_string_field
-from app.llm.tasks import SolveOutput, schema_of
+from app.llm.outputs import SolveOutput, schema_of
 from app.llm.types import Message
 
 SCORE_PROMPT = """You are verifying another agent's solution. Score it from 0.0 to 1.0 for

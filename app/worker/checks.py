@@ -23,7 +23,7 @@ from app.db.repositories.scans import ScanRepository
 from app.llm.errors import ProviderError
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
-from app.llm.tasks import SolveOutput, schema_of
+from app.llm.outputs import SolveOutput, schema_of
 from app.pipeline.prompts import solve as solve_prompts
 from app.verification.aspects import DEFAULT_MATH_SET, build_panel
 from app.verification.consensus import ConsensusBuilder, NodeAnswer

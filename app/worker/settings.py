@@ -17,7 +17,7 @@ from app.worker.tasks import TASKS
 
 
 async def startup(ctx: dict[str, Any]) -> None:
-    from app.runtime import open_providers
+    from app.resources import open_providers
 
     settings = get_settings()
     stack = AsyncExitStack()

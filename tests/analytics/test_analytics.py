@@ -214,7 +214,7 @@ async def test_server_upkeep_recalibrates_once_a_day(services) -> None:
     import asyncio
     from dataclasses import replace
 
-    from app.runtime import keep_fresh
+    from app.resources import keep_fresh
 
     enqueued: list[str] = []
 
@@ -225,7 +225,7 @@ async def test_server_upkeep_recalibrates_once_a_day(services) -> None:
 
     settings = services.settings.model_copy(deep=True)
     settings.verify.routing_refresh_s = 0.01
-    # its own Services: the app's upkeep loop keeps using the real queue and settings
+    # its own Resources: the app's upkeep loop keeps using the real queue and settings
     ours = replace(services, queue=RecordingQueue(), settings=settings)
     upkeep = asyncio.create_task(keep_fresh(ours))
     await asyncio.sleep(0.3)  # many refresh rounds

@@ -17,7 +17,7 @@ from app.auth.ratelimit import MemoryRateLimiter, RedisRateLimiter
 from app.db.models import ApiKey
 from app.db.repositories.api_keys import ApiKeyRepository
 from app.main import OPEN_SERVER_WARNING, create_app
-from app.runtime import Services
+from app.resources import Resources
 from app.settings import AuthSettings, RetrievalSettings
 from tests.conftest import REDIS_URL, settings_for
 
@@ -46,7 +46,7 @@ async def http(secured: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 
 async def make_key(app: FastAPI, tenant: str, role: Role = "student") -> str:
-    services: Services = app.state.services
+    services: Resources = app.state.services
     key = new_key()
     async with services.sessionmaker() as session:
         ApiKeyRepository(session).add(key, tenant=tenant, role=role)
@@ -93,7 +93,7 @@ async def test_another_tenants_scan_is_404(secured: FastAPI, http: httpx.AsyncCl
         other = await http.get(path, headers=bearer(bob))
         assert other.status_code == 404
         assert other.json()["error"]["code"] == "not_found"
-    services: Services = secured.state.services
+    services: Resources = secured.state.services
     async with services.sessionmaker() as session:
         tenant = await session.scalar(
             text("SELECT tenant FROM scans WHERE id = :id"),
@@ -114,7 +114,7 @@ async def test_analytics_need_the_analyst_role(secured: FastAPI, http: httpx.Asy
 async def test_revoked_key_stops_working(secured: FastAPI, http: httpx.AsyncClient) -> None:
     key = await make_key(secured, "t2")
     assert (await http.get("/v1/analytics/routing", headers=bearer(key))).status_code == 403
-    services: Services = secured.state.services
+    services: Resources = secured.state.services
     async with services.sessionmaker() as session:
         assert await ApiKeyRepository(session).revoke(key_id_of(key) or "")
         await session.commit()
@@ -124,7 +124,7 @@ async def test_revoked_key_stops_working(secured: FastAPI, http: httpx.AsyncClie
 
 async def test_keys_are_stored_hashed(secured: FastAPI) -> None:
     key = await make_key(secured, "t3")
-    services: Services = secured.state.services
+    services: Resources = secured.state.services
     async with services.sessionmaker() as session:
         row = await session.scalar(select(ApiKey).where(ApiKey.id == key_id_of(key)))
         dump = " ".join(str(v) for v in (await session.execute(text("SELECT * FROM api_keys"))))

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from app.bench.datasets import DatasetError, load_dataset
+from app.datasets import GSM8K_TEST
 from app.bench.harness import run_benchmark
 from app.bench.patterns import PatternContext, claims_of, token_f1
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.verification.aspects import DEFAULT_MATH_SET
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,10 +215,9 @@ async def test_gsm8k_bench_through_the_pipeline(services, tmp_path: Path, monkey
     from app.llm.delimit import unwrap
     from app.llm.registry import build_registry
     from app.retrieval.gsm8k import parse_gsm8k
-    from tests.conftest import GSM8K_TRAIN
     from tests.fixtures.providers import solution_json, verdict_json
 
-    test_file = GSM8K_TRAIN.parent / "test.jsonl"
+    test_file = GSM8K_TEST
     answers = {p["question"]: p["final_answer"] for p in parse_gsm8k(test_file)}
     oracle = ScriptedClient(
         "oracle",

@@ -10,7 +10,7 @@ from redis.asyncio import Redis
 
 from app.llm.budget import InMemoryBudget, Limits, RedisBudget
 from app.llm.errors import BudgetExhausted
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.llm.resilience import Resilient
 from app.llm.types import Message
 from tests.conftest import REDIS_URL

@@ -19,7 +19,7 @@ import pytest
 
 from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
-from app.llm.tasks import SolveOutput, schema_of
+from app.llm.outputs import SolveOutput, schema_of
 from app.llm.types import Message
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState

@@ -16,7 +16,7 @@ from app.llm.errors import MalformedResponse, ProviderError, ProviderTimeout, Pr
 from app.llm.providers import anthropic, gemini, openai
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
 from app.llm.resilience import Resilient
-from app.llm.tasks import SolveOutput, schema_of
+from app.llm.outputs import SolveOutput, schema_of
 from app.llm.types import Message
 
 SOLUTION = '{"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.llm.errors import ProviderError, RateLimited
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import Example, SolveState
 from app.settings import VerifySettings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from app.llm.tasks import SolveOutput, SolveStep
+from app.llm.outputs import SolveOutput, SolveStep
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.nodes.analyze import analyze
 from app.pipeline.nodes.enrich import NO_PROVIDER, clean_latex, enrich

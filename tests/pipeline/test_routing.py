@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.llm.tasks import SolveOutput
+from app.llm.outputs import SolveOutput
 from app.pipeline.routing import route_after_ocr, route_after_solve, should_retry_after_verify
 from app.pipeline.state import SolveState
 

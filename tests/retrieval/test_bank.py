@@ -9,7 +9,7 @@ import pytest
 
 from app.retrieval.bank import ProblemBankRetriever, same_numbers, similarity
 from app.retrieval.gsm8k import parse_gsm8k
-from app.runtime import Services
+from app.resources import Resources
 
 NATALIA = (
     "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips "
@@ -37,7 +37,7 @@ def test_same_problem_needs_the_same_numbers() -> None:
     assert same_numbers(NATALIA, NATALIA.upper())
 
 
-async def test_search_finds_the_known_problem(services: Services) -> None:
+async def test_search_finds_the_known_problem(services: Resources) -> None:
     """Runs on SQLite (FTS5) and Postgres (tsvector), against the loaded GSM8K train set."""
     retriever = ProblemBankRetriever(services.sessionmaker)
     examples = await retriever.similar(NATALIA, 3)

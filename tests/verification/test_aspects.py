@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.llm.errors import ProviderUnavailable
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.verification.aspects import ASPECTS, SYSTEM_PROMPTS, AspectVerifier, build_panel
 
 QUESTION = "What is 3/4 + 5/6?"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, llm_similarity
 from app.verification.fitness import apply_delta, fitness_delta, latency_rating
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.verification.mars import Mars, MarsConfig, custom_verify
 
 PROBLEM = "Tom has 12 apples and buys 3 bags of 4. How many apples now?"

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.verification.aspects import ASPECTS, AspectVerifier
 from app.verification.panel import run_panel, settled
 from app.verification.verdict import Verdict, abstain

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.verification.answers import cluster_answers, normalize_math_answer
 from app.verification.aspects import ASPECTS, AspectVerifier
 from app.verification.bon_mav import (

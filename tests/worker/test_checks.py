@@ -7,9 +7,9 @@ import uuid
 import pytest
 
 from app.db.repositories.scans import ScanRepository
-from app.llm.providers.scripted import ScriptedClient
+from tests.fixtures.scripted import ScriptedClient
 from app.llm.registry import build_registry
-from app.runtime import Services
+from app.resources import Resources
 from app.services.scans import submit_scan
 from app.worker.tasks import TASKS
 from tests.fixtures.providers import solution_json, solver
@@ -17,7 +17,7 @@ from tests.fixtures.providers import solution_json, solver
 PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
 
 
-async def stored(services: Services, *clients) -> tuple[str, dict]:
+async def stored(services: Resources, *clients) -> tuple[str, dict]:
     """Solve PROBLEM with `clients` (first one answers), store it, return its id and a ctx."""
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), *clients])
     from dataclasses import replace
@@ -39,14 +39,14 @@ async def stored(services: Services, *clients) -> tuple[str, dict]:
     return str(solution.id), ctx
 
 
-async def rows(services: Services, solution_id: str, tier: str):
+async def rows(services: Resources, solution_id: str, tier: str):
     async with services.sessionmaker() as session:
         solution = await ScanRepository(session).get_solution(uuid.UUID(solution_id))
     assert solution is not None
     return [v for v in solution.verifications if v.tier == tier]
 
 
-async def test_consensus_records_agreement_and_disagreement(services: Services) -> None:
+async def test_consensus_records_agreement_and_disagreement(services: Resources) -> None:
     first = ScriptedClient("first", [solution_json("86")], capabilities=frozenset({"solve"}))
     agree = ScriptedClient(
         "agree", [solution_json("86 muffins")], capabilities=frozenset({"solve"})
@@ -60,7 +60,7 @@ async def test_consensus_records_agreement_and_disagreement(services: Services) 
     assert await TASKS["consensus_check"](ctx, solution_id) == "already checked"
 
 
-async def test_consensus_rejects_an_outvoted_answer(services: Services) -> None:
+async def test_consensus_rejects_an_outvoted_answer(services: Resources) -> None:
     first = ScriptedClient("first", [solution_json("90")], capabilities=frozenset({"solve"}))
     others = [
         ScriptedClient(f"o{i}", [solution_json("86")], capabilities=frozenset({"solve"}))
@@ -72,7 +72,7 @@ async def test_consensus_rejects_an_outvoted_answer(services: Services) -> None:
     assert (row.verdict, row.independent_answer) == ("reject", "86")
 
 
-async def test_spot_check_runs_an_aspect_panel(services: Services) -> None:
+async def test_spot_check_runs_an_aspect_panel(services: Resources) -> None:
     judge = ScriptedClient(
         "judge",
         ["Checked each step.\nFINAL VERIFICATION ANSWER: True"],
@@ -87,7 +87,7 @@ async def test_spot_check_runs_an_aspect_panel(services: Services) -> None:
     assert await TASKS["spot_check"](ctx, solution_id) == "already checked"
 
 
-async def test_checks_skip_without_other_providers(services: Services) -> None:
+async def test_checks_skip_without_other_providers(services: Resources) -> None:
     solution_id, ctx = await stored(services, solver("only", "86"))
     assert await TASKS["consensus_check"](ctx, solution_id) == "skipped: no other provider answered"
     assert await TASKS["spot_check"](ctx, solution_id) == (
@@ -95,7 +95,7 @@ async def test_checks_skip_without_other_providers(services: Services) -> None:
     )
 
 
-async def test_consensus_moves_provider_fitness(services: Services) -> None:
+async def test_consensus_moves_provider_fitness(services: Resources) -> None:
     from sqlalchemy import select
 
     from app.db.models import ProviderFitness

@@ -12,7 +12,7 @@ from arq.worker import Worker, func
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.llm.registry import build_registry
-from app.runtime import Services
+from app.resources import Resources
 from app.worker.queue import ArqQueue, InProcessQueue
 from app.worker.tasks import TASKS
 from tests.conftest import REDIS_URL
@@ -55,7 +55,7 @@ async def test_arq_queue_refuses_duplicate_job_ids() -> None:
         await queue.close()
 
 
-async def _submit(services: Services, session: AsyncSession) -> str:
+async def _submit(services: Resources, session: AsyncSession) -> str:
     from app.services.scans import submit_scan
 
     _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
@@ -64,9 +64,9 @@ async def _submit(services: Services, session: AsyncSession) -> str:
 
 
 @pytest.mark.redis
-async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Services) -> None:
+async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Resources) -> None:
     """Enqueue on real Redis, run an arq worker in burst mode, read the row back."""
-    from app.llm.providers.scripted import ScriptedClient
+    from tests.fixtures.scripted import ScriptedClient
 
     evaluator = ScriptedClient("grader", [EVALUATION], capabilities=frozenset({"evaluate"}))
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), evaluator])
@@ -115,7 +115,7 @@ async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Se
     assert evaluation.provider == "grader"
 
 
-async def test_in_process_queue_runs_the_same_task(services: Services) -> None:
+async def test_in_process_queue_runs_the_same_task(services: Resources) -> None:
     evaluator = solver("solver_only", "x")  # solve-only: there is no evaluator
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), evaluator])
     async with services.sessionmaker() as session:
@@ -139,12 +139,12 @@ async def test_in_process_queue_runs_the_same_task(services: Services) -> None:
     assert results == ["skipped: no evaluate-tier provider configured"]
 
 
-async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Services) -> None:
+async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Resources) -> None:
     """Seed §9: over the daily budget, deep_evaluate is queued again for the next UTC day."""
     from datetime import UTC, datetime, timedelta
 
     from app.llm.budget import InMemoryBudget, Limits
-    from app.llm.providers.scripted import ScriptedClient
+    from tests.fixtures.scripted import ScriptedClient
     from app.llm.resilience import Resilient
 
     grader = ScriptedClient("grader", [EVALUATION], capabilities=frozenset({"evaluate"}))

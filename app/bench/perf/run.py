@@ -26,17 +26,15 @@ from app.bench.perf.load import LoadResult, run_load
 from app.bench.perf.stack import (
     CLI,
     cli_env,
-    create_database,
-    drop_database,
     fake_provider,
     peak_rss_mb,
     serve,
     start_worker,
     stop,
 )
-from app.settings import REPO_ROOT
+from app.datasets import GSM8K_TEST, open_text
+from app.db.admin import create_database, drop_database
 
-GSM8K_TEST = REPO_ROOT.parent / "shared" / "data" / "gsm8k" / "test.jsonl"
 FALLBACK_PROBLEMS = [
     "A baker fills {n} trays with 13 muffins each and sells all but 5. How many are sold?",
     "Mia reads {n} pages a day for 9 days and then 14 more pages. How many pages in all?",
@@ -61,7 +59,7 @@ def problems() -> list[str]:
     """GSM8K test questions: not in the problem bank (train), so every answer is checked by
     the verifier model rather than matched to ground truth."""
     if GSM8K_TEST.is_file():
-        with GSM8K_TEST.open() as lines:
+        with open_text(GSM8K_TEST) as lines:
             return [json.loads(line)["question"] for line in lines if line.strip()][:500]
     return [p.format(n=n) for n in range(3, 200) for p in FALLBACK_PROBLEMS]
 

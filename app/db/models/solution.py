@@ -9,7 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from app.db.base import Base
 from app.db.jsonb import PydanticJSON
 from app.db.models._columns import CreatedAt, UUIDPk
-from app.llm.tasks import SolveStep
+from app.llm.outputs import SolveStep
 from app.schemas.evaluation import DeepEvaluation
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ import sympy
 from app.llm.base import Capability
 from app.llm.delimit import unwrap
 from app.llm.errors import CannotAnswer, ProviderTimeout
-from app.llm.tasks import SolveOutput, SolveStep
+from app.llm.outputs import SolveOutput, SolveStep
 from app.llm.types import Message, ModelResponse
 from app.symbolic.sandbox import SandboxTimeout, SandboxUnavailable, SymbolicSandbox
 

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from app.analysis.enrichment import hint, knowledge_points
-from app.llm.tasks import SolveStep
+from app.llm.outputs import SolveStep
 from app.pipeline.context import PipelineContext
 from app.pipeline.state import SolveState, VerificationStatus
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from app.llm.errors import CannotAnswer, ProviderError
 from app.llm.structured import extract_json, salvage_string_field
-from app.llm.tasks import SolveOutput, schema_of
+from app.llm.outputs import SolveOutput, schema_of
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts import solve as prompts
 from app.pipeline.state import SolveState

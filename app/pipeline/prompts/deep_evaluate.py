@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.llm.delimit import wrap
-from app.llm.tasks import SolveStep
+from app.llm.outputs import SolveStep
 from app.llm.types import Message
 
 SYSTEM = {

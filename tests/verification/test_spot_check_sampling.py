@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.verification.tiers import draw_spot_check, spot_check_rate
+from app.verification.spot_check_sampling import draw_spot_check, spot_check_rate
 
 DRAWS = 10_000
 

@@ -1,6 +1,6 @@
 """Everything a process needs to solve and verify, opened once and closed once.
 
-The API lifespan, the CLI and the benchmark open the same Services, so they run the same
+The API lifespan, the CLI and the benchmark open the same Resources, so they run the same
 compiled graph against the same providers and database.
 """
 
@@ -34,7 +34,7 @@ from app.services.provider_counts import ProviderResultCounts
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
-from app.verification.tiers import SpotCheckRates
+from app.verification.spot_check_sampling import SpotCheckRates
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
-class Services:
+class Resources:
     settings: Settings
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
@@ -93,7 +93,7 @@ def load_calibrator(path: Path | None) -> Calibrator | None:
     return Calibrator.load(path) if path is not None and path.is_file() else None
 
 
-def reload_calibration(services: Services) -> bool:
+def reload_calibration(services: Resources) -> bool:
     """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker)."""
     loaded = load_calibrator(services.settings.verify.calibration_path)
     if loaded is None or loaded == services.pipeline.calibrator:
@@ -102,7 +102,7 @@ def reload_calibration(services: Services) -> bool:
     return True
 
 
-async def keep_fresh(services: Services) -> None:
+async def keep_fresh(services: Resources) -> None:
     """Background upkeep of a server process: the routing table follows the data, a refitted
     calibrator is picked up, and without Redis (no arq cron) the daily recalibration runs
     on the in-process queue."""
@@ -129,12 +129,12 @@ async def keep_fresh(services: Services) -> None:
 
 
 @asynccontextmanager
-async def open_services(
+async def open_resources(
     settings: Settings,
     *,
     extra_clients: Sequence[ModelClient] = (),
     migrate: bool | None = None,
-) -> AsyncIterator[Services]:
+) -> AsyncIterator[Resources]:
     """Open engine, sandbox, providers, queue. `migrate` defaults to "yes on SQLite"."""
     if migrate if migrate is not None else settings.database.is_sqlite:
         await upgrade_async(settings.database.url)
@@ -170,7 +170,7 @@ async def open_services(
         else:
             queue = InProcessQueue(TASKS, worker_ctx, max_tries=settings.worker.max_tries)
         stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
-        yield Services(
+        yield Resources(
             settings=settings,
             engine=engine,
             sessionmaker=sessionmaker,
