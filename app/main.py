@@ -9,9 +9,10 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import analytics, health, scans, solutions
+from app.api import analytics, checks, health, scans, solutions
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
+from app.api.request_context import RequestContext
 from app.llm.base import ModelClient
 from app.resources import keep_fresh, open_resources
 from app.settings import Settings, get_settings
@@ -63,8 +64,12 @@ def create_app(
     install_error_handlers(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.
     app.add_middleware(BodySizeLimit, max_bytes=settings.input.max_upload_bytes + 64 * 1024)
+    # Outermost of ours: every response carries X-Request-ID, and an exception nothing else
+    # handled becomes a JSON 500 (Starlette's fallback is a plain-text page).
+    app.add_middleware(RequestContext)
     app.include_router(health.router)
     app.include_router(scans.router)
     app.include_router(solutions.router)
     app.include_router(analytics.router)
+    app.include_router(checks.router)
     return app

@@ -146,7 +146,7 @@ async def open_resources(
         sandbox, budget, registry = await open_providers(settings, stack, extra_clients, redis)
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
-        ocr = RapidOcrReader()
+        ocr = RapidOcrReader(settings.ocr)
         retriever = ProblemBankRetriever(sessionmaker, settings.verify.ground_truth_min_similarity)
         await retriever.warm_up()
         pipeline = PipelineContext(
@@ -182,7 +182,7 @@ async def open_resources(
             queue=queue,
             ocr=ocr,
             outbox=OutboxRelay.from_settings(sessionmaker, queue, settings.worker),
-            authenticator=KeyAuthenticator(sessionmaker, settings.auth.key_cache_s),
+            authenticator=KeyAuthenticator.from_settings(sessionmaker, settings.auth),
             rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
             provider_counts=ProviderResultCounts(SpotCheckRates().new_provider_results),
         )

@@ -146,8 +146,23 @@ class InputSettings(BaseSettings):
     model_config = _group("SOLVEVERIFY_INPUT_")
 
     max_upload_bytes: int = 10 * 1024 * 1024
+    # Checked from the image header, before anything is decoded (decompression bombs: 413).
     max_image_pixels: int = 40_000_000
+    # Longest side ÷ shortest side; beyond it (a 39,000,000 × 1 "image") the upload is a 422.
+    max_image_aspect_ratio: float = 50.0
     max_text_chars: int = 4000
+
+
+class OcrSettings(BaseSettings):
+    model_config = _group("SOLVEVERIFY_OCR_")
+
+    # Images are read this many at a time per process (each is CPU- and memory-heavy); the
+    # rest wait up to max_wait_s, at most max_waiting of them, then get 503 + Retry-After.
+    max_concurrency: int = 1
+    max_wait_s: float = 10.0
+    max_waiting: int = 8
+    # Decoded images are shrunk to this longest side before OCR (PP-OCR needs no more).
+    max_side_px: int = 2000
 
 
 class AuthSettings(BaseSettings):
@@ -157,7 +172,12 @@ class AuthSettings(BaseSettings):
     # the server says so at start. True: every /v1 route needs `Authorization: Bearer <key>`.
     required: bool = False
     rate_limit_per_minute: int = 600  # per key; 0 turns the limit off
+    # Requests with a missing-or-wrong key per client address; beyond it 429 (no DB lookup).
+    failed_auth_per_minute: int = 30
     key_cache_s: float = 10.0  # a revoked key stops working within this long
+    # Separate bounded caches, so floods of unknown keys never evict the valid ones.
+    max_cached_keys: int = 10_000
+    max_cached_unknown_keys: int = 10_000
 
 
 class RetrievalSettings(BaseSettings):
@@ -201,6 +221,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     verify: VerifySettings = Field(default_factory=VerifySettings)
     input: InputSettings = Field(default_factory=InputSettings)
+    ocr: OcrSettings = Field(default_factory=OcrSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     worker: JobSettings = Field(default_factory=JobSettings)

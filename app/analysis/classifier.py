@@ -88,18 +88,26 @@ _SUBJECT_KEYWORDS: dict[str, tuple[str, ...]] = {
         "求",
     ),
 }
-_TOPICS: list[tuple[str, re.Pattern[str]]] = [
-    ("trigonometry", re.compile(r"\b(sin|cos|tan)\b|三角函数")),
+# Every pattern here sees untrusted text on the event loop, so each must run in linear time:
+# no nested or adjacent overlapping quantifiers; possessive ones where a run could backtrack.
+_TOPIC_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("trigonometry", re.compile(r"\b(?:sin|cos|tan)\b|三角函数")),
     ("calculus", re.compile(r"derivative|integral|limit|导数|积分|极限", re.I)),
     ("logarithms", re.compile(r"\blog\b|\bln\b|对数")),
-    ("quadratic_equation", re.compile(r"[a-z]\s*(\^|\*\*)\s*2|[a-z]²|一元二次")),
-    ("system_of_equations", re.compile(r"=.*[,;，；].*=|方程组|system", re.I | re.S)),
-    ("linear_equation", re.compile(r"\d*\s*[a-z]\s*[-+*/=]|[-+=]\s*\d*[a-z]\b|方程")),
+    ("quadratic_equation", re.compile(r"[a-z]\s*+(?:\^|\*\*)\s*+2|[a-z]²|一元二次")),
+    ("system_of_equations", re.compile(r"方程组|system", re.I)),  # or _looks_like_system
+    ("linear_equation", re.compile(r"[a-z]\s*+[-+*/=]|[-+=]\s*+\d*+[a-z]\b|方程")),
     ("percentage", re.compile(r"%|percent|百分")),
-    ("fractions", re.compile(r"\d+\s*/\s*\d+|\\frac|分数")),
+    ("fractions", re.compile(r"\d\s*+/\s*+\d|\\frac|分数")),
     ("decimals", re.compile(r"\d\.\d")),
-    ("word_problem", re.compile(r"[A-Za-z]{3,}(\s+[A-Za-z]{3,}){6,}|[\u4e00-\u9fff]{12,}")),
+    (
+        "word_problem",
+        # Seven words in a row; a chain may only start at a word's first letter, so no run of
+        # letters is rescanned from each of its positions.
+        re.compile(r"(?<![A-Za-z])[A-Za-z]{3,}+(?:\s++[A-Za-z]{3,}+){6}|[\u4e00-\u9fff]{12}"),
+    ),
 ]
+_EQUATION_SEPARATORS = ",;，；"
 _HIGH_TOPICS = {"trigonometry", "calculus", "logarithms"}
 _MIDDLE_TOPICS = {"quadratic_equation", "system_of_equations", "linear_equation"}
 
@@ -120,8 +128,25 @@ def detect_language(text: str) -> Language:
     return "zh" if sum(bool(_CJK.match(c)) for c in letters) / len(letters) > 0.2 else "en"
 
 
+def _looks_like_system(text: str) -> bool:
+    """An "=", then a separator, then another "=" (e.g. "x + y = 5, x - y = 1"): found with
+    three scans, where the regex `=.*[,;].*=` backtracked quadratically."""
+    first = text.find("=")
+    if first < 0:
+        return False
+    separator = min(
+        (i for i in (text.find(s, first + 1) for s in _EQUATION_SEPARATORS) if i >= 0),
+        default=-1,
+    )
+    return separator >= 0 and text.find("=", separator + 1) >= 0
+
+
 def detect_topics(text: str) -> list[str]:
-    topics = [name for name, pattern in _TOPICS if pattern.search(text)]
+    topics = [
+        name
+        for name, pattern in _TOPIC_PATTERNS
+        if pattern.search(text) or (name == "system_of_equations" and _looks_like_system(text))
+    ]
     if "system_of_equations" in topics and "linear_equation" in topics:
         topics.remove("linear_equation")
     if "quadratic_equation" in topics and "linear_equation" in topics:

@@ -7,17 +7,15 @@ routers' dependency) additionally needs the analyst role whenever auth is requir
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.deps import ServicesDep
 from app.api.errors import ApiError
 from app.auth.keys import ANONYMOUS, Principal
-
-log = logging.getLogger(__name__)
+from app.resources import Resources
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -27,7 +25,38 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
-async def get_caller(services: ServicesDep, credentials: Credentials) -> Principal:
+def _client_address(request: Request) -> str:
+    # The direct peer: behind a proxy, configure it (uvicorn --proxy-headers) to set this.
+    return request.client.host if request.client else "unknown"
+
+
+async def _refuse_if_throttled(services: Resources, address: str) -> None:
+    limit = services.settings.auth.failed_auth_per_minute
+    if limit <= 0:
+        return
+    retry_after = await services.rate_limiter.exceeded(f"authfail:{address}", limit)
+    if retry_after is not None:
+        raise _too_many_failures(limit, retry_after)
+
+
+async def _count_failure(services: Resources, address: str) -> None:
+    limit = services.settings.auth.failed_auth_per_minute
+    if limit > 0:
+        await services.rate_limiter.hit(f"authfail:{address}", limit)
+
+
+def _too_many_failures(limit: int, retry_after: float) -> ApiError:
+    return ApiError(
+        429,
+        "too_many_failed_authentications",
+        f"more than {limit} failed authentications a minute from this address",
+        headers={"Retry-After": str(int(retry_after))},
+    )
+
+
+async def get_caller(
+    request: Request, services: ServicesDep, credentials: Credentials
+) -> Principal:
     auth = services.settings.auth
     if credentials is None:
         if auth.required:
@@ -38,19 +67,19 @@ async def get_caller(services: ServicesDep, credentials: Credentials) -> Princip
                 headers=_CHALLENGE,
             )
         return ANONYMOUS
+    # Guessing keys costs a database lookup each: an address that keeps failing is refused
+    # before the lookup.
+    address = _client_address(request)
+    await _refuse_if_throttled(services, address)
     principal = await services.authenticator.principal(credentials.credentials)
     if principal is None:
+        await _count_failure(services, address)
         raise ApiError(
             401, "invalid_api_key", "the API key is unknown or revoked", headers=_CHALLENGE
         )
     if auth.rate_limit_per_minute > 0 and principal.key_id is not None:
-        try:
-            retry_after = await services.rate_limiter.hit(
-                principal.key_id, auth.rate_limit_per_minute
-            )
-        except Exception:  # a limiter outage must not take the API down with it
-            log.warning("rate limiter unavailable; request allowed", exc_info=True)
-            retry_after = None
+        # Never fails open: without Redis the limiter counts in memory (app/auth/ratelimit.py).
+        retry_after = await services.rate_limiter.hit(principal.key_id, auth.rate_limit_per_minute)
         if retry_after is not None:
             raise ApiError(
                 429,

@@ -1,57 +1,120 @@
-"""Every error is JSON {"error": {"code", "message"}}; caller mistakes are 4xx."""
+"""Every error is JSON {"error": {"code", "message"}}; caller mistakes are 4xx.
+
+Messages never carry object reprs, SQL, or the caller's text; logs name the exception class
+and the request id, not its message (a database error's message holds the statement).
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException
 
+from app.api.request_context import current_request_id
+from app.ocr.errors import ImageUnreadable, OcrBusy
+
 log = logging.getLogger(__name__)
+Model = TypeVar("Model", bound=BaseModel)
 
 
 class ApiError(Exception):
     def __init__(
-        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        details: list[dict[str, str]] | None = None,
     ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.headers = headers
+        self.details = details
 
 
-def error_body(code: str, message: str, **extra: object) -> dict:
+def error_body(code: str, message: str, **extra: object) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
+
+
+def invalid_request(problems: Iterable[Mapping[str, Any]], *, loc_prefix: int = 0) -> ApiError:
+    """The one formatter of validation errors (pydantic's, from FastAPI or our own parsing):
+    field and problem only, never the rejected input. `loc_prefix` drops FastAPI's "body"."""
+    details = [
+        {"field": ".".join(str(p) for p in e["loc"][loc_prefix:]) or "body", "problem": e["msg"]}
+        for e in problems
+    ]
+    message = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
+    return ApiError(422, "invalid_request", message, details=details)
+
+
+def parse_or_422(model: type[Model], data: bytes | Mapping[str, Any], **context: Any) -> Model:
+    """Validate a request body (JSON bytes) or form fields; a mistake is a 422."""
+    try:
+        if isinstance(data, bytes | str):
+            return model.model_validate_json(data, context=context)
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise invalid_request(exc.errors(include_input=False, include_url=False)) from None
+
+
+def internal_error_response() -> JSONResponse:
+    request_id = current_request_id()
+    return JSONResponse(
+        error_body(
+            "internal_error",
+            f"internal error (request {request_id})",
+            request_id=request_id,
+        ),
+        status_code=500,
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        extra = {"details": exc.details} if exc.details is not None else {}
         return JSONResponse(
-            error_body(exc.code, exc.message), status_code=exc.status, headers=exc.headers
+            error_body(exc.code, exc.message, **extra), status_code=exc.status, headers=exc.headers
         )
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [
-            {"field": ".".join(str(p) for p in e["loc"][1:]) or "body", "problem": e["msg"]}
-            for e in exc.errors()
-        ]
-        message = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
-        return JSONResponse(
-            error_body("invalid_request", message, details=details), status_code=422
-        )
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return await api_error(request, invalid_request(exc.errors(), loc_prefix=1))
+
+    @app.exception_handler(ImageUnreadable)
+    async def image_unreadable(request: Request, exc: ImageUnreadable) -> JSONResponse:
+        return await api_error(request, ApiError(422, exc.code, exc.message))
+
+    @app.exception_handler(OcrBusy)
+    async def ocr_busy(request: Request, exc: OcrBusy) -> JSONResponse:
+        retry_after = {"Retry-After": str(exc.retry_after_s)}
+        message = "too many images are being read right now; retry shortly"
+        return await api_error(request, ApiError(503, "ocr_busy", message, headers=retry_after))
 
     @app.exception_handler(DBAPIError)
     @app.exception_handler(ConnectionError)
     async def database_unavailable(_: Request, exc: Exception) -> JSONResponse:
         if isinstance(exc, DBAPIError) and not _lost_connection(exc):
-            log.exception("database error")
-            return JSONResponse(error_body("internal_error", "internal error"), status_code=500)
+            # The message holds the SQL (and, without hide_parameters, the student's text).
+            log.error(
+                "database error %s (SQLSTATE %s) [request %s]",
+                type(exc.orig).__name__,
+                _sqlstate(exc) or "-",
+                current_request_id(),
+            )
+            return internal_error_response()
         # The database is restarting or unreachable: nothing was stored, the caller may retry.
-        log.warning("database unavailable: %s", exc)
+        log.warning(
+            "database unavailable: %s [request %s]", _error_class(exc), current_request_id()
+        )
         return JSONResponse(
             error_body("service_unavailable", "the database is unavailable; retry shortly"),
             status_code=503,
@@ -68,10 +131,19 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
 
+def _error_class(exc: Exception) -> str:
+    inner = getattr(exc, "orig", None)
+    return type(inner if inner is not None else exc).__name__
+
+
+def _sqlstate(exc: DBAPIError) -> str:
+    state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None) or ""
+    return str(state)
+
+
 def _lost_connection(exc: DBAPIError) -> bool:
     """The database went away (restart, shutdown, network), as opposed to a bad query."""
     if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
         return True
     # SQLSTATE class 08 (connection exception) and 57P0x (shutting down, starting up).
-    state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None) or ""
-    return str(state).startswith(("08", "57P"))
+    return _sqlstate(exc).startswith(("08", "57P"))

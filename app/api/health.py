@@ -1,6 +1,9 @@
-"""Liveness and readiness."""
+"""Liveness and readiness. Readiness names each component "ok" or "down", never why: the
+reason (exception class) goes to the log, not to whoever can reach the port."""
 
 from __future__ import annotations
+
+import logging
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -8,6 +11,7 @@ from sqlalchemy import text
 
 from app.api.deps import ServicesDep
 
+log = logging.getLogger(__name__)
 router = APIRouter(tags=["health"])
 
 
@@ -24,7 +28,8 @@ async def readyz(services: ServicesDep) -> JSONResponse:
             await connection.execute(text("SELECT 1"))
         checks["database"] = "ok"
     except Exception as exc:
-        checks["database"] = f"down: {type(exc).__name__}"
+        log.warning("readiness: database down (%s)", type(exc).__name__)
+        checks["database"] = "down"
     checks["queue"] = "ok" if await services.queue.ping() else "down"
     ready = all(v == "ok" for v in checks.values())
     return JSONResponse(

@@ -5,15 +5,14 @@ from __future__ import annotations
 import uuid
 
 from fastapi import APIRouter, Request, status
-from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
 from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, parse_or_422
 from app.api.uploads import read_image
 from app.db.repositories.scans import ScanRepository
-from app.schemas.scans import ScanCreate, ScanOut, SolutionResponse
+from app.schemas.scans import ScanCreate, ScanForm, ScanOut, SolutionResponse
 from app.services.scans import (
     UnreadableInput,
     scan_out,
@@ -71,24 +70,22 @@ async def create_scan(
         if not isinstance(upload, UploadFile):
             raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
         image = await read_image(
-            upload, max_bytes=limits.max_upload_bytes, max_pixels=limits.max_image_pixels
+            upload,
+            max_bytes=limits.max_upload_bytes,
+            max_pixels=limits.max_image_pixels,
+            max_aspect_ratio=limits.max_image_aspect_ratio,
         )
-        text, subject, grade = (_form_str(form, k) for k in ("text", "subject", "grade"))
+        fields = {k: _form_str(form, k) for k in ("text", "subject", "grade")}
+        checked = parse_or_422(ScanForm, fields, max_text_chars=limits.max_text_chars)
+        text, subject, grade = checked.text, checked.subject, checked.grade
     elif content_type.startswith("application/json") or not content_type:
-        try:
-            body = ScanCreate.model_validate_json(await request.body())
-        except ValidationError as exc:
-            raise _validation_error(exc) from exc
+        body = parse_or_422(ScanCreate, await request.body(), max_text_chars=limits.max_text_chars)
         text, subject, grade = body.text, body.subject, body.grade
     else:
         raise ApiError(
             415,
             "unsupported_media_type",
             "send application/json with 'text' or multipart/form-data with 'image'",
-        )
-    if text is not None and len(text) > limits.max_text_chars:
-        raise ApiError(
-            422, "text_too_long", f"text is longer than {limits.max_text_chars} characters"
         )
 
     try:
@@ -127,9 +124,3 @@ def _form_str(form: object, key: str) -> str | None:
     value = form.get(key)  # type: ignore[attr-defined]
     return value.strip() or None if isinstance(value, str) else None
 
-
-def _validation_error(exc: ValidationError) -> ApiError:
-    problems = "; ".join(
-        f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()
-    )
-    return ApiError(422, "invalid_request", problems)

@@ -187,9 +187,26 @@ def load(
     concurrency: Annotated[int, typer.Option(help="Concurrent clients.")] = 50,
     latency: Annotated[float, typer.Option(help="Fake model latency, seconds.")] = 0.2,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the figures here.")] = None,
+    images: Annotated[
+        int,
+        typer.Option(
+            help="Instead of text: this many uploads of a 36 Mpx PNG, --concurrency at once; "
+            "reports the server's peak and settled RSS and the 503s (OCR queue full)."
+        ),
+    ] = 0,
 ) -> None:
     """A bounded load test on loopback: `serve` on SQLite with fake providers, N clients for
-    a duration. Exits 1 on any error or non-201."""
+    a duration. Exits 1 on any error or non-201 (with --images: on any 5xx but 503)."""
+    if images:
+        from app.bench.perf.image_load import run_image_load_test
+
+        report = asyncio.run(run_image_load_test(concurrency, images))
+        _print(report)
+        if json_out is not None:
+            json_out.write_text(json.dumps(report, indent=2))
+        if any(int(s) >= 500 and s != "503" for s in report["statuses"]) or report["errors"]:
+            raise typer.Exit(1)
+        return
     from app.bench.perf.run import run_load_test
 
     summary = asyncio.run(run_load_test(duration, concurrency, latency))

@@ -18,7 +18,9 @@ from app.settings import DatabaseSettings
 
 
 def create_engine(settings: DatabaseSettings) -> AsyncEngine:
-    kwargs: dict[str, Any] = {"echo": settings.echo}
+    # hide_parameters: a database error's message (logged, maybe raised) shows the SQL but
+    # not the bound values, which are students' problems and tenant names.
+    kwargs: dict[str, Any] = {"echo": settings.echo, "hide_parameters": True}
     if settings.is_sqlite:
         kwargs["connect_args"] = {"timeout": 30}
     else:

@@ -11,12 +11,16 @@ import json
 import re
 from typing import Any
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+# Model replies are untrusted too (they may echo the problem): every pattern runs in linear
+# time, with possessive whitespace runs so a long run is never re-split between quantifiers.
+_FENCE = re.compile(r"```(?:json|JSON)?\s*+(.*?)```", re.S)
+_TRAILING_COMMA = re.compile(r",\s*+([}\]])")
 _FULL_WIDTH = str.maketrans(
     {"｛": "{", "｝": "}", "：": ":", "，": ",", "“": '"', "”": '"', "［": "[", "］": "]"}
 )
-_VERDICT_LINE = re.compile(r"FINAL\s+VERIFICATION\s+ANSWER\s*[:：]\s*\**\s*(True|False)", re.I)
+_VERDICT_LINE = re.compile(
+    r"FINAL\s++VERIFICATION\s++ANSWER\s*+[:：]\s*+\**+\s*+(True|False)", re.I
+)
 
 
 def _candidates(text: str) -> list[str]:
@@ -49,7 +53,7 @@ def _loads(candidate: str) -> dict[str, Any] | None:
     for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
         try:
             value = json.loads(attempt, strict=False)  # raw newlines inside strings are common
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # deep nesting ("[[[[…") is not JSON we want
             continue
         return value if isinstance(value, dict) else None
     return None
@@ -69,7 +73,7 @@ def extract_json(text: str) -> dict[str, Any] | None:
 
 def salvage_string_field(text: str, key: str) -> str | None:
     """The value of `"key": "..."` in JSON that was cut off (max_tokens) or is otherwise broken."""
-    match = re.search(rf'"{re.escape(key)}"\s*:\s*"((?:[^"\\]|\\.)*)"', text or "")
+    match = re.search(rf'"{re.escape(key)}"\s*+:\s*+"((?:[^"\\]|\\.)*+)"', text or "")
     if match is None:
         return None
     try:

@@ -1,29 +1,37 @@
 """RapidOCR (PP-OCR models in ONNX, shipped inside the wheel; Chinese and English).
 
 Inference is CPU-bound, so it runs in a worker thread; onnxruntime releases the GIL while it
-computes. The engine loads lazily and once per process.
+computes. The engine loads lazily and once per process. Images are decoded already shrunk to
+what OCR needs (app/ocr/images.py), a bounded number at a time (app/ocr/slots.py), and the
+freed decode buffers are handed back to the OS after each image.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import threading
 from typing import Any
 
 import numpy as np
-from PIL import Image
 
+from app.ocr.images import decode_for_ocr
 from app.ocr.layout import Box, reading_order
+from app.ocr.memory import release_free_memory
+from app.ocr.slots import OcrSlots
 from app.pipeline.context import OcrText
+from app.settings import OcrSettings
 
 
 class RapidOcrReader:
-    def __init__(self) -> None:
+    def __init__(self, settings: OcrSettings | None = None) -> None:
+        self.settings = settings or OcrSettings()
         self._engine: Any = None
         self._lock = threading.Lock()
-        # One inference at a time per process: parallel runs only fight over the same cores.
-        self._semaphore = asyncio.Semaphore(1)
+        # Few inferences at a time per process: parallel runs only fight over the same cores,
+        # and each holds a decoded image.
+        self.slots = OcrSlots(
+            self.settings.max_concurrency, self.settings.max_wait_s, self.settings.max_waiting
+        )
 
     def _get_engine(self) -> Any:
         with self._lock:
@@ -37,8 +45,13 @@ class RapidOcrReader:
             return self._engine
 
     def read_sync(self, image: bytes) -> OcrText:
-        picture = Image.open(io.BytesIO(image)).convert("RGB")
-        result = self._get_engine()(np.asarray(picture))
+        """Raises ImageUnreadable for truncated or corrupt images."""
+        try:
+            pixels = np.asarray(decode_for_ocr(image, max_side=self.settings.max_side_px))
+            result = self._get_engine()(pixels)
+            del pixels
+        finally:
+            release_free_memory()
         if result.txts is None or len(result.txts) == 0:
             return OcrText("", 0.0)
         boxes = [
@@ -56,8 +69,8 @@ class RapidOcrReader:
         return OcrText("\n".join(lines), round(confidence, 4))
 
     async def read(self, image: bytes) -> OcrText:
-        async with self._semaphore:
-            return await asyncio.to_thread(self.read_sync, image)
+        """Raises OcrBusy when no slot frees up in time."""
+        return await self.slots.run_in_thread(self.read_sync, image)
 
     async def warm_up(self) -> None:
         await asyncio.to_thread(self._get_engine)

@@ -6,24 +6,59 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from app.schemas.evaluation import DeepEvaluation
+from app.schemas.text_input import (
+    DEFAULT_MAX_TEXT_CHARS,
+    check_hint,
+    check_problem_text,
+    max_text_chars,
+)
 
-MAX_TEXT_CHARS = 4000
+# The default limit, for schemas and docs; requests are checked against the settings' value.
+MAX_TEXT_CHARS = DEFAULT_MAX_TEXT_CHARS
 
 
 class ScanCreate(BaseModel):
-    text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, examples=["Solve 2x + 3 = 11"])
+    """The JSON body. The text limit comes from settings (validation context
+    `max_text_chars`, else the process settings); the schema shows the default."""
+
+    text: str = Field(
+        min_length=1,
+        examples=["Solve 2x + 3 = 11"],
+        json_schema_extra={"maxLength": DEFAULT_MAX_TEXT_CHARS},
+    )
     subject: str | None = Field(default=None, max_length=32, examples=["math"])
     grade: str | None = Field(default=None, max_length=32, examples=["7"])
 
     @field_validator("text")
     @classmethod
-    def not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text must contain the problem, not only whitespace")
-        return value.strip()
+    def problem_text(cls, value: str, info: ValidationInfo) -> str:
+        return check_problem_text(value, max_text_chars(info.context))
+
+    @field_validator("subject", "grade")
+    @classmethod
+    def hint(cls, value: str | None) -> str | None:
+        return check_hint(value)
+
+
+class ScanForm(BaseModel):
+    """The text fields of a multipart upload (the image is checked on its own)."""
+
+    text: str | None = None
+    subject: str | None = Field(default=None, max_length=32)
+    grade: str | None = Field(default=None, max_length=32)
+
+    @field_validator("text")
+    @classmethod
+    def problem_text(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else check_problem_text(value, max_text_chars(info.context))
+
+    @field_validator("subject", "grade")
+    @classmethod
+    def hint(cls, value: str | None) -> str | None:
+        return check_hint(value)
 
 
 class Step(BaseModel):

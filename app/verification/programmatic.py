@@ -24,6 +24,13 @@ async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: s
         return abstain(
             "programmatic", "symbolic:check", f"check did not finish: {exc}", _elapsed_ms(started)
         )
+    except Exception as exc:  # a checker bug on odd input abstains instead of failing the scan
+        return abstain(
+            "programmatic",
+            "symbolic:check",
+            f"check failed ({type(exc).__name__})",
+            _elapsed_ms(started),
+        )
     if result.verdict == "abstain":
         return abstain(
             "programmatic", f"symbolic:{result.method}", result.detail, _elapsed_ms(started)
@@ -50,6 +57,13 @@ async def ground_truth_verdict(
     except (SandboxTimeout, SandboxUnavailable) as exc:
         return abstain(
             "ground_truth", verifier_id, f"comparison did not finish: {exc}", _elapsed_ms(started)
+        )
+    except Exception as exc:
+        return abstain(
+            "ground_truth",
+            verifier_id,
+            f"comparison failed ({type(exc).__name__})",
+            _elapsed_ms(started),
         )
     if same is None:
         return abstain(

@@ -107,3 +107,79 @@ async def run_load(
         await asyncio.gather(*(client(http) for _ in range(concurrency)))
         result.elapsed_s = time.perf_counter() - started
     return result
+
+
+# ---------------------------------------------------- image uploads (bench load --images)
+
+
+async def run_upload_load(
+    base_url: str,
+    image: bytes,
+    *,
+    concurrency: int,
+    requests: int,
+    path: str = "/v1/scans",
+    timeout_s: float = 120.0,
+) -> LoadResult:
+    """`requests` multipart uploads of `image` from `concurrency` clients at once."""
+    result = LoadResult(concurrency)
+    counter = itertools.count()
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+
+    async def client(http: httpx.AsyncClient) -> None:
+        while next(counter) < requests:
+            started = time.perf_counter()
+            try:
+                response = await http.post(path, files={"image": ("page.png", image, "image/png")})
+            except httpx.HTTPError as exc:
+                result.errors[type(exc).__name__] += 1
+                continue
+            result.latencies_s.append(time.perf_counter() - started)
+            result.statuses[response.status_code] += 1
+
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=timeout_s) as http:
+        started = time.perf_counter()
+        await asyncio.gather(*(client(http) for _ in range(concurrency)))
+        result.elapsed_s = time.perf_counter() - started
+    return result
+
+
+def rss_mb(pid: int) -> float | None:
+    """Current resident set size (Linux VmRSS), in MiB."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+class RssSampler:
+    """Samples a process's RSS every `interval_s` while running (peak and last value)."""
+
+    def __init__(self, pid: int, interval_s: float = 0.05) -> None:
+        self.pid, self.interval_s = pid, interval_s
+        self.samples: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        while True:
+            value = rss_mb(self.pid)
+            if value is not None:
+                self.samples.append(value)
+            await asyncio.sleep(self.interval_s)
+
+    async def __aenter__(self) -> RssSampler:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(self.samples, default=0.0)

@@ -50,6 +50,8 @@ class SymbolicClient:
             raise ProviderTimeout(self.provider, str(exc)) from exc
         except SandboxUnavailable as exc:
             raise CannotAnswer(self.provider, f"sandbox unavailable: {exc}") from exc
+        except Exception as exc:  # a solver bug on odd input: skip this provider, never a 500
+            raise CannotAnswer(self.provider, f"solver failed ({type(exc).__name__})") from exc
         if solution is None:
             raise CannotAnswer(self.provider, "not an equation or arithmetic expression it reads")
         output = SolveOutput(

@@ -1,0 +1,76 @@
+"""A request id for every request (X-Request-ID, echoed back), and the last line of defence:
+an exception nothing else handled becomes a JSON 500 naming that id, never a plain-text page.
+
+The log line names the exception class, the route and the id, with the stack (file, line,
+code) but not the exception's message, which may quote the student's text or SQL.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import traceback
+import uuid
+from contextvars import ContextVar
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
+
+_request_id: ContextVar[str] = ContextVar("request_id", default="-")
+# An id a proxy set is kept when it is short and plain; anything else is replaced.
+_ACCEPTABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def current_request_id() -> str:
+    return _request_id.get()
+
+
+def _incoming_id(scope: Scope) -> str:
+    for name, value in scope.get("headers", ()):
+        if name == b"x-request-id":
+            candidate = value.decode("latin-1")
+            if _ACCEPTABLE_ID.fullmatch(candidate):
+                return candidate
+    return uuid.uuid4().hex
+
+
+class RequestContext:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = _incoming_id(scope)
+        token = _request_id.set(request_id)
+        started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", request_id.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception as exc:
+            log.error(
+                "unhandled %s on %s %s [request %s]\n%s",
+                type(exc).__name__,
+                scope.get("method"),
+                scope.get("path"),
+                request_id,
+                "".join(traceback.format_tb(exc.__traceback__)).rstrip(),
+            )
+            if started:  # too late for an error response; the connection is cut
+                raise
+            from app.api.errors import internal_error_response
+
+            await internal_error_response()(scope, receive, send_with_id)
+        finally:
+            _request_id.reset(token)
