@@ -1,8 +1,11 @@
 """Check a candidate answer against the problem: substitution, exact evaluation, equivalence.
 
 Pure functions that run inside the sandbox processes (app.symbolic.sandbox). Every result is
-"approve", "reject" or "abstain": abstain means the check could not run (the problem or the
-answer is not something we can read), never a silent pass.
+"approve", "reject" or "abstain". The problem is read twice (two parsers that must agree); the
+candidate is substituted into every equation and condition as written, and compared with the
+answer to the question asked, computed from the verified solution set. It is never compared
+with the solver's answer text. Approve and reject both need certainty: a candidate that cannot
+be read, or a disagreement between the checks, is an abstention.
 """
 
 from __future__ import annotations
@@ -10,24 +13,24 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
-from app.symbolic.parsing import (
-    ParseError,
-    expand_mixed_numbers,
-    normalize,
-    parse_expression,
-    terminating_decimal,
-)
+from app.symbolic.answers import Candidate, clean, parse_value, read_candidate
+from app.symbolic.crosscheck import same_value
+from app.symbolic.evaluation import evaluate, format_value, terminating_decimal
+from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
-from app.symbolic.solver import format_value, solve_problem
+from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
+from app.symbolic.solver import solve_problem
 
 # math-verify warns on every call that we disabled its signal-based timeout; we bound time with
 # the sandbox instead, so the warning is noise.
 logging.getLogger("math_verify").setLevel(logging.ERROR)
 
 MIN_ROUNDED_DECIMALS = 2
+_ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
 @dataclass(slots=True)
@@ -42,169 +45,188 @@ class CheckResult:
         return {"approve": 1.0, "reject": 0.0}.get(self.verdict)
 
 
-_ANSWER_PREFIX = re.compile(
-    r"^(?:the\s+)?(?:final\s+)?(?:answer|result|solution)s?\s*(?:is|:|=)?\s*|^答案?[:：是为]?\s*",
-    re.IGNORECASE,
-)
-_LIST_SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|或|和|、)\s*", re.IGNORECASE)
-_ASSIGNMENT = re.compile(r"([a-zA-Z])\s*=\s*([^,;=]+?)(?=\s*(?:,|;|\bor\b|\band\b|或|和|$))")
-_UNITS = re.compile(r"(?<=\d)\s*[a-zA-Z\u4e00-\u9fff]{2,}\.?$|^\s*(?:\$|¥|￥|€|£)")
-
-
-_SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])[₀-₉]+")  # x₁ = 2, x₂ = 3 name roots of one x
-_PLUS_MINUS = re.compile(r"(?:([a-zA-Z])\s*=\s*)?±\s*([^,;]+)")
-
-
-def _expand_plus_minus(match: re.Match[str]) -> str:
-    name, value = match.group(1), match.group(2).strip()
-    prefix = f"{name} = " if name else ""
-    return f"{prefix}{value} or {prefix}-({value})"
-
-
-def _clean_candidate(text: str) -> str:
-    text = _SUBSCRIPT_INDEX.sub(r"\1", text.replace("\\pm", "±"))
-    text = _PLUS_MINUS.sub(_expand_plus_minus, normalize(text).strip())
-    text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。")
-    text = text.strip("() ") if text.count("(") == 1 and text.startswith("(") else text
-    return expand_mixed_numbers(text)
-
-
-def _parse_value(text: str) -> sp.Expr:
-    text = _UNITS.sub("", text.strip()).strip()
-    percent = text.endswith("%")
-    value = parse_expression(text.rstrip("%").strip()).doit()
-    if value.free_symbols:
-        raise ParseError("an answer value must be a number")
-    return value / 100 if percent else value
-
-
-def _candidate_solutions(text: str, variables: list[sp.Symbol]) -> list[dict[sp.Symbol, sp.Expr]]:
-    """'x = 2 or x = 3', '2, 3', 'x=4, y=3', '(4, 3)' → a list of assignments."""
-    cleaned = _clean_candidate(text)
-    by_name = {v.name: v for v in variables}
-    assignments = _ASSIGNMENT.findall(cleaned)
-    if assignments:
-        solutions: list[dict[sp.Symbol, sp.Expr]] = [{}]
-        for name, value in assignments:
-            if name not in by_name:
-                raise ParseError(f"unknown variable {name}")
-            symbol = by_name[name]
-            if symbol in solutions[-1]:
-                solutions.append({})
-            solutions[-1][symbol] = _parse_value(value)
-        return solutions
-    values = [_parse_value(v) for v in _LIST_SPLIT.split(cleaned.strip("{}[]")) if v.strip()]
-    if len(variables) == 1:
-        return [{variables[0]: v} for v in values]
-    if len(values) == len(variables):
-        return [dict(zip(variables, values, strict=True))]
-    raise ParseError("cannot match the answer to the variables")
-
-
-def _close_enough(candidate: sp.Expr, exact: sp.Expr, candidate_text: str) -> bool:
+def close_enough(candidate: sp.Expr, exact: sp.Expr, candidate_text: str) -> bool:
     """Exact equality, or a decimal that is the exact value correctly rounded.
 
     1.58 for 19/12 passes (two decimals, correctly rounded), 1.59 and 1.5 do not, and a
     terminating value (4, 0.25) must be written exactly: 4.01 is wrong, not "close".
     """
-    if sp.simplify(candidate - exact) == 0:
+    if same_value(candidate, exact):
         return True
     decimals = re.findall(r"\d\.(\d+)", candidate_text)
     if not decimals or (exact.is_Rational and terminating_decimal(exact)):
         return False
     places = max(len(d) for d in decimals)
-    if places < MIN_ROUNDED_DECIMALS:
+    if places < MIN_ROUNDED_DECIMALS or not candidate.is_Rational:
         return False
-    return sp.N(candidate, 30).round(places) == sp.N(exact, 30).round(places)
+    return bool(sp.N(candidate, 50).round(places) == sp.N(exact, 50).round(places))
+
+
+@lru_cache(maxsize=256)
+def _read(problem_text: str) -> tuple[MathProblem | None, SolutionSet | None, str | None]:
+    problem = extract_problem(problem_text)
+    if problem is None:
+        return None, None, None
+    solution = solve_problem(problem)
+    expected = solution.final_answer if solution else None
+    truth = solve_problem_set(problem) if problem.kind == "equations" else None
+    return problem, truth, expected
 
 
 def check_answer(problem_text: str, candidate: str) -> CheckResult:
-    problem = extract_problem(problem_text)
+    problem, truth, expected = _read(problem_text)
     if problem is None:
         return CheckResult("abstain", "none", "the problem is not one the symbolic checker reads")
-    solution = solve_problem(problem)
-    expected = solution.final_answer if solution else None
     if not candidate or not candidate.strip():
         return CheckResult("reject", "none", "empty answer", expected)
     try:
         if problem.kind == "arithmetic":
-            return _check_arithmetic(problem, candidate, expected)
-        return _check_equations(problem, candidate, expected)
-    except (ParseError, TypeError, ValueError, ZeroDivisionError):
+            assert problem.expression is not None
+            return _check_value(evaluate(problem.expression), candidate, expected, None)
+        if truth is None:
+            return CheckResult("abstain", "none", "the solution set is not certain", expected)
+        if problem.target.kind != "solutions":
+            values = target_values(problem, truth)
+            if values is None:
+                return CheckResult("abstain", "none", "the question has no single answer", expected)
+            return _check_value(values[0], candidate, expected, problem.target.expression)
+        return _check_solutions(problem, truth, candidate, expected)
+    except _ERRORS:
         pass
-    if expected is not None:  # the answer is written in a way our parser does not read
-        same = math_verify_equivalent(expected, candidate)
-        if same is not None:
-            verdict = "approve" if same else "reject"
-            return CheckResult(verdict, "equivalence", "compared with math-verify", expected)
-    return CheckResult("abstain", "none", "the answer could not be read", expected)
+    # LaTeX our reader does not know (\dfrac{}, \tfrac{}...): math-verify may approve a single
+    # value, never reject, and never judge lists, tuples or intervals, whose reading is open.
+    single = expected is not None and not re.search(r",| or |=|no |all ", expected)
+    if single and expected and "\\" in candidate and math_verify_equivalent(expected, candidate):
+        return CheckResult("approve", "equivalence", "equal to the exact answer", expected)
+    return CheckResult("abstain", "none", "the answer could not be read with certainty", expected)
 
 
-def _check_arithmetic(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
-    assert problem.expression is not None
-    exact = problem.expression.doit()
-    cleaned = _clean_candidate(candidate)
-    value = _parse_value(cleaned.split("=")[-1])
-    if _close_enough(value, exact, cleaned):
+def _check_value(
+    exact: sp.Expr, candidate: str, expected: str | None, target: sp.Expr | None
+) -> CheckResult:
+    cleaned = clean(candidate)
+    if "=" in cleaned:
+        left, _, right = cleaned.rpartition("=")
+        left = left.split(",")[-1].strip()
+        if left and target is None:
+            raise ParseError("an assignment where a value is asked")
+        if left and target is not None:
+            from app.symbolic.crosscheck import second_reading
+
+            if not same_value(second_reading(left), evaluate(target)):
+                raise ParseError("the answer names a different expression")
+        cleaned = right.strip()
+    value = parse_value(cleaned)
+    if close_enough(value, exact, cleaned):
         return CheckResult("approve", "evaluation", "the answer equals the exact value", expected)
     return CheckResult(
-        "reject", "evaluation", f"the expression evaluates to {format_value(exact)}", expected
+        "reject", "evaluation", f"the exact value is {format_value(exact)}", expected
     )
 
 
-def _check_equations(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
-    if expected == "no real solution":
-        says_none = re.search(r"no\s+(real\s+)?solution|无(实数)?解|∅|empty", candidate, re.I)
-        verdict = "approve" if says_none else "reject"
-        return CheckResult(verdict, "evaluation", "the equation has no real solution", expected)
-    proposed = _candidate_solutions(candidate, problem.variables)
-    cleaned = _clean_candidate(candidate)
-    for assignment in proposed:
-        if set(assignment) != set(problem.variables):
-            return CheckResult("reject", "substitution", "not every variable has a value", expected)
-        for eq in problem.equations:
-            residual = (eq.lhs - eq.rhs).doit().subs(assignment)
-            if sp.simplify(residual) != 0 and not _satisfies_rounded(eq, assignment, cleaned):
-                return CheckResult(
-                    "reject",
-                    "substitution",
-                    f"substituting gives {sp.sstr(eq.lhs.doit().subs(assignment))} ≠ "
-                    f"{sp.sstr(eq.rhs.doit().subs(assignment))}",
-                    expected,
-                )
-    true_count = len(
-        sp.solve([eq.lhs - eq.rhs for eq in problem.equations], problem.variables, dict=True)
-    )
-    distinct = {tuple(sorted((k.name, sp.nsimplify(v)) for k, v in a.items())) for a in proposed}
-    if len(distinct) < true_count:
-        return CheckResult("reject", "substitution", "a solution is missing", expected)
-    return CheckResult("approve", "substitution", "every equation holds", expected)
+def _check_solutions(
+    problem: MathProblem, truth: SolutionSet, candidate: str, expected: str | None
+) -> CheckResult:
+    names = [v.name for v in problem.variables]
+    read = read_candidate(candidate, names)
+    if read.kind == "all":
+        verdict = "approve" if truth.kind == "all" else "reject"
+        return CheckResult(verdict, "evaluation", "every real number solves it?", expected)
+    if truth.kind == "all":
+        if read.kind == "none":
+            return CheckResult("reject", "evaluation", "every real number is a solution", expected)
+        return CheckResult("reject", "evaluation", "infinitely many solutions", expected)
+    if read.kind == "none":
+        verdict = "approve" if not truth.assignments else "reject"
+        return CheckResult(verdict, "substitution", "solutions exist?", expected)
+    proposals = _as_assignments(read, problem, candidate)
+    for proposal in proposals:
+        holds = _holds(problem, proposal, read.text)
+        if holds is None:
+            return CheckResult("abstain", "none", "substitution could not decide", expected)
+        if holds is False:
+            return CheckResult(
+                "reject", "substitution", "substituting does not satisfy the problem", expected
+            )
+    if not truth.assignments:
+        return CheckResult("abstain", "none", "the checks disagree", expected)
+    for solution in truth.assignments:
+        if not any(
+            all(close_enough(p[v], solution[v], read.text) for v in problem.variables)
+            for p in proposals
+        ):
+            return CheckResult("reject", "substitution", "a solution is missing", expected)
+    return CheckResult("approve", "substitution", "every equation and condition holds", expected)
 
 
-def _satisfies_rounded(eq: sp.Eq, assignment: dict, candidate_text: str) -> bool:
-    """A rounded decimal root (1.414 for √2) is accepted when it is the true root rounded."""
-    (x,) = assignment if len(assignment) == 1 else (None,)
-    if x is None:
-        return False
-    roots = sp.solve(eq.lhs.doit() - eq.rhs.doit(), x)
-    return any(_close_enough(assignment[x], r, candidate_text) for r in roots if r.is_real)
+def _as_assignments(
+    read: Candidate, problem: MathProblem, original: str
+) -> list[dict[sp.Symbol, sp.Expr]]:
+    variables = problem.variables
+    if read.kind == "assignments":
+        by_name = {v.name: v for v in variables}
+        out = []
+        for a in read.assignments:
+            if set(a) != set(by_name):
+                raise_incomplete = len(variables) > 1 and set(a) < set(by_name)
+                if raise_incomplete:
+                    return [{by_name[k]: v for k, v in a.items()}]  # rejected below
+                raise ParseError("assignment does not match the variables")
+            out.append({by_name[k]: v for k, v in a.items()})
+        return out
+    values = list(read.values)
+    if len(variables) == 1:
+        if read.tuple_form and "{" not in original:
+            raise ParseError("(a, b) for one unknown: a list or an interval?")
+        return [{variables[0]: v} for v in values]
+    if len(values) != len(variables):
+        raise ParseError("cannot match the answer to the variables")
+    alphabetical = sorted(variables, key=lambda s: s.name)
+    if alphabetical != variables:
+        raise ParseError("a tuple whose order is ambiguous")
+    return [dict(zip(variables, values, strict=True))]
+
+
+def _holds(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr], text: str) -> bool | None:
+    if set(proposal) != set(problem.variables):
+        return False  # a variable has no value: incomplete
+    exact = satisfies(problem, proposal)
+    if exact is not False or len(problem.variables) != 1:
+        return exact
+    truth = solve_problem_set(problem)  # a rounded root (1.414 for √2) is the root, rounded
+    if truth is None:
+        return None
+    (x,) = problem.variables
+    return any(close_enough(proposal[x], s[x], text) for s in truth.assignments) or False
 
 
 def answers_equivalent(a: str, b: str) -> bool | None:
     """Are two final answers the same value? None when neither parser can read them."""
     try:
-        va = _parse_value(_clean_candidate(a).split("=")[-1])
-        vb = _parse_value(_clean_candidate(b).split("=")[-1])
-        return bool(sp.simplify(va - vb) == 0)
-    except (ParseError, TypeError, ValueError, ZeroDivisionError):
-        return math_verify_equivalent(a, b)
+        va, vb = read_candidate(a, []), read_candidate(b, [])
+        if va.kind == vb.kind == "values" and len(va.values) == len(vb.values) == 1:
+            return same_value(va.values[0], vb.values[0])
+        if va.kind == vb.kind == "values":
+            return _same_set(va.values, vb.values)
+    except _ERRORS:
+        pass
+    return math_verify_equivalent(a, b)
+
+
+def _same_set(a: tuple[sp.Expr, ...], b: tuple[sp.Expr, ...]) -> bool:
+    return all(any(same_value(x, y) for y in b) for x in a) and all(
+        any(same_value(x, y) for x in a) for y in b
+    )
 
 
 def math_verify_equivalent(gold: str, candidate: str) -> bool | None:
     from math_verify import parse, verify  # heavy import, only inside the sandbox
 
-    gold_parsed = parse(gold, parsing_timeout=None)
-    candidate_parsed = parse(candidate, parsing_timeout=None)
+    try:
+        gold_parsed = parse(gold, parsing_timeout=None)
+        candidate_parsed = parse(candidate, parsing_timeout=None)
+    except Exception:
+        return None
     if not gold_parsed or not candidate_parsed:
         return None
     return bool(verify(gold_parsed, candidate_parsed, timeout_seconds=None))

@@ -1,82 +1,43 @@
-"""Turn problem text into sympy objects without ever calling eval.
+"""The first reading: a whitelist Pratt parser from plain notation to unevaluated sympy.
 
-A small Pratt parser builds sympy expressions from a whitelist of tokens (numbers, single-letter
-variables, + - * / ^ ( ) and sqrt), so hostile text cannot execute code, and powers are bounded
-so it cannot ask sympy for a number with a billion digits. Expressions are built unevaluated, so
-steps can show what the student wrote (3/4 + 5/6) before the result (19/12).
+No eval: tokens are numbers, single-letter variables, a fixed set of functions (sqrt, root_n,
+log_b, ln, lg, sin, cos, tan, exp, abs), |...|, n!, %, ° and + - * / ^ ( ). Anything else is
+a ParseError (the reader abstains). A function written without parentheses takes one atom,
+and only when nothing binds to it afterwards: "ln x = 0" is read, "sin 2x" is ambiguous and
+refused. Bare "log" (base 10 or e?) is refused too. Powers and factorials are bounded.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 import sympy as sp
-from sympy.printing.latex import LatexPrinter
+
+from app.symbolic.evaluation import MAX_EXPONENT, evaluate
+from app.symbolic.normalize import ParseError, normalize
+
+__all__ = ["ParseError", "evaluate", "normalize", "parse_expression", "tokenize"]
 
 MAX_TOKENS = 200
-MAX_EXPONENT = 1000
-MAX_RESULT_DIGITS = 1000
-
-
-class ParseError(ValueError):
-    """The text is not an expression this parser accepts."""
-
-
-_SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3"})
-_SYMBOL_MAP = {
-    "×": "*",
-    "·": "*",
-    "∙": "*",
-    "÷": "/",
-    "−": "-",
-    "–": "-",
-    "—": "-",
-    "＝": "=",
-    "√": "sqrt",
-}
-_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_LATEX_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
-_LATEX_WORDS = {
-    r"\cdot": "*",
-    r"\times": "*",
-    r"\div": "/",
-    r"\left": "",
-    r"\right": "",
-    r"\,": "",
-    r"\!": "",
-}
-_THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
-
-
-def normalize(text: str) -> str:
-    """Unify the many ways students and OCR write math into plain ASCII operators."""
-    text = text.translate(_SUPERSCRIPTS)
-    text = unicodedata.normalize("NFKC", text)
-    for src, dst in _SYMBOL_MAP.items():
-        text = text.replace(src, dst)
-    text = re.sub(r"\\boxed\s*\{([^{}]*)\}", r"\1", text)
-    for _ in range(3):  # nested fractions, innermost first
-        text = _LATEX_FRAC.sub(r"((\1)/(\2))", text)
-    text = _LATEX_SQRT.sub(r"sqrt(\1)", text)
-    for src, dst in _LATEX_WORDS.items():
-        text = text.replace(src, dst)
-    text = text.replace("$", " ").replace("{", "(").replace("}", ")")
-    text = _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)
-    return text
+FUNCTIONS = ("sqrt", "root", "log", "ln", "lg", "sin", "cos", "tan", "exp", "abs")
 
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    kind: str  # num | var | op | lparen | rparen | func | eq | unknown
+    kind: str  # num | var | const | func | op | post | bar | lparen | rparen
     text: str
+    base: str | None = None  # log_(b) / root_(n)
 
 
 _TOKEN_RE = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<func>sqrt)|(?P<var>[a-zA-Z])(?![a-zA-Z])"
-    r"|(?P<op>\*\*|[-+*/^])|(?P<lparen>\()|(?P<rparen>\))|(?P<eq>=)|(?P<unknown>\?))"
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<func>(?:sqrt|root|log|ln|lg|sin|cos|tan|exp|abs)(?=[^a-zA-Z]|[a-zA-Z](?![a-zA-Z])|$))"
+    r"|(?P<const>pi)(?![a-zA-Z])"
+    r"|(?P<var>[a-zA-Z])(?![a-zA-Z])"
+    r"|(?P<op>\*\*|[-+*/^])|(?P<post>!(?!=)|%|°)|(?P<bar>\|)|(?P<lparen>\()|(?P<rparen>\)))"
 )
+_BASE_RE = re.compile(r"_\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[a-zA-Z]))")
 
 
 def tokenize(text: str) -> list[Token]:
@@ -89,9 +50,17 @@ def tokenize(text: str) -> list[Token]:
             raise ParseError(f"unexpected character {text[pos]!r}")
         kind = m.lastgroup
         assert kind is not None
-        value = m.group(kind)
-        tokens.append(Token(kind, "^" if value == "**" else value))
-        pos = m.end()
+        value, pos = m.group(kind), m.end()
+        base = None
+        if kind == "func" and value in ("log", "root"):
+            b = _BASE_RE.match(text, pos)
+            if b:
+                base, pos = (b.group(1) or b.group(2)).strip(), b.end()
+            elif value == "log":
+                raise ParseError("log without a base is ambiguous (10 or e?)")
+            else:
+                raise ParseError("root needs an index")
+        tokens.append(Token(kind, "^" if value == "**" else value, base))
         if len(tokens) > MAX_TOKENS:
             raise ParseError("expression too long")
     return tokens
@@ -99,12 +68,14 @@ def tokenize(text: str) -> list[Token]:
 
 _BINARY_PRECEDENCE = {"+": 10, "-": 10, "*": 20, "/": 20, "^": 40}
 _IMPLICIT_MUL = 20
+_STARTS_OPERAND = ("num", "var", "const", "func", "lparen")
 
 
 class _Parser:
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
         self.pos = 0
+        self.bars = 0  # depth inside |...|: there a bar closes
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -118,8 +89,9 @@ class _Parser:
 
     def parse(self) -> sp.Expr:
         expr = self.expression(0)
-        if self.peek() is not None:
-            raise ParseError(f"unexpected {self.peek().text!r}")  # type: ignore[union-attr]
+        tok = self.peek()
+        if tok is not None:
+            raise ParseError(f"unexpected {tok.text!r}")
         return expr
 
     def expression(self, min_prec: int) -> sp.Expr:
@@ -127,8 +99,8 @@ class _Parser:
         while (tok := self.peek()) is not None:
             if tok.kind == "op":
                 op, prec = tok.text, _BINARY_PRECEDENCE[tok.text]
-            elif tok.kind in ("var", "lparen", "func"):
-                op, prec = "*", _IMPLICIT_MUL  # 2x, 3(x+1), (a)(b)
+            elif tok.kind in _STARTS_OPERAND or (tok.kind == "bar" and self.bars == 0):
+                op, prec = "*", _IMPLICIT_MUL  # 2x, 3(x+1), 2|x|, 2sqrt(3)
             else:
                 break
             if prec < min_prec or (prec == min_prec and op != "^"):
@@ -142,26 +114,109 @@ class _Parser:
 
     def prefix(self) -> sp.Expr:
         tok = self.take()
-        if tok.kind == "num":
-            return sp.Rational(tok.text) if "." in tok.text else sp.Integer(tok.text)
-        if tok.kind == "var":
-            return sp.Symbol(tok.text)
         if tok.kind == "op" and tok.text in "+-":
             operand = self.expression(_BINARY_PRECEDENCE["*"] + 1)
             return operand if tok.text == "+" else sp.Mul(-1, operand, evaluate=False)
+        if tok.kind == "func":
+            return self.function(tok)
+        return self.postfix(self.atom(tok))
+
+    def atom(self, tok: Token) -> sp.Expr:
+        if tok.kind == "num":
+            return sp.Rational(tok.text) if "." in tok.text else sp.Integer(tok.text)
+        if tok.kind == "var":
+            nxt = self.peek()
+            if tok.text in "fghFGH" and nxt is not None and nxt.kind == "lparen":
+                raise ParseError("function notation f(x) is not supported")
+            return sp.Symbol(tok.text)
+        if tok.kind == "const":
+            return sp.pi
         if tok.kind == "lparen":
+            saved, self.bars = self.bars, 0
             inner = self.expression(0)
+            self.bars = saved
             if self.take().kind != "rparen":
                 raise ParseError("missing )")
             return inner
-        if tok.kind == "func":
-            if self.take().kind != "lparen":
-                raise ParseError("sqrt needs (")
+        if tok.kind == "bar":
+            self.bars += 1
             inner = self.expression(0)
-            if self.take().kind != "rparen":
-                raise ParseError("missing )")
-            return sp.sqrt(inner, evaluate=False)
+            self.bars -= 1
+            if self.take().kind != "bar":
+                raise ParseError("missing |")
+            return sp.Abs(inner, evaluate=False)
         raise ParseError(f"unexpected {tok.text!r}")
+
+    def postfix(self, expr: sp.Expr) -> sp.Expr:
+        while (tok := self.peek()) is not None and tok.kind == "post":
+            self.take()
+            if tok.text == "!":
+                if expr.free_symbols:
+                    raise ParseError("factorial of an unknown is not supported")
+                expr = sp.factorial(expr, evaluate=False)
+            elif tok.text == "%":
+                expr = sp.Mul(expr, sp.Rational(1, 100), evaluate=False)
+            else:
+                if expr.free_symbols:
+                    raise ParseError("an unknown measured in degrees is not supported")
+                expr = sp.Mul(expr, sp.pi, sp.Rational(1, 180), evaluate=False)
+        return expr
+
+    def function(self, tok: Token) -> sp.Expr:
+        nxt = self.peek()
+        if nxt is not None and nxt.kind == "lparen":
+            arg = self.postfix(self.atom(self.take()))
+        else:
+            if nxt is None or nxt.kind not in ("num", "var", "const", "bar"):
+                raise ParseError(f"{tok.text} needs an argument")
+            arg = self.postfix(self.atom(self.take()))
+            after = self.peek()
+            # "sin 2x", "sqrt 2 x", "ln x^2": which part is the argument? Refuse to guess.
+            if after is not None and (
+                after.kind in _STARTS_OPERAND
+                or (after.kind == "op" and after.text in "*/^")
+                or (after.kind == "bar" and self.bars == 0)
+            ):
+                raise ParseError(f"the argument of {tok.text} is ambiguous")
+        return build_function(tok.text, arg, _parse_base(tok.base))
+
+
+def _parse_base(base: str | None) -> sp.Expr | None:
+    if base is None:
+        return None
+    value = evaluate(_Parser(tokenize(base)).parse())
+    if value.free_symbols or not value.is_positive or value == 1:
+        raise ParseError("a log base or root index must be a positive number other than 1")
+    return value
+
+
+def build_function(name: str, arg: sp.Expr, base: sp.Expr | None = None) -> sp.Expr:
+    """The sympy expression of a named function; shared by both readings."""
+    if name == "sqrt":
+        return sp.Pow(arg, sp.Rational(1, 2), evaluate=False)
+    if name == "root":
+        assert base is not None
+        if not base.is_Integer or base > MAX_EXPONENT:
+            raise ParseError("a root index must be a whole number")
+        if int(base) % 2 == 1:
+            if arg.free_symbols:
+                raise ParseError("odd roots of an unknown are not supported")
+            return sp.real_root(evaluate(arg), int(base))
+        return sp.Pow(arg, sp.Rational(1, int(base)), evaluate=False)
+    if name in ("log", "lg"):
+        b = base if name == "log" else sp.Integer(10)
+        assert b is not None
+        return sp.Mul(
+            sp.log(arg, evaluate=False),
+            sp.Pow(sp.log(b, evaluate=False), -1, evaluate=False),
+            evaluate=False,
+        )
+    functions = {"ln": sp.log, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "exp": sp.exp}
+    if name in functions:
+        return functions[name](arg, evaluate=False)
+    if name == "abs":
+        return sp.Abs(arg, evaluate=False)
+    raise ParseError(f"unknown function {name}")
 
 
 def _combine(op: str, left: sp.Expr, right: sp.Expr) -> sp.Expr:
@@ -175,71 +230,22 @@ def _combine(op: str, left: sp.Expr, right: sp.Expr) -> sp.Expr:
         if left.is_Integer and right.is_Integer and right != 0:
             return sp.Rational(left, right)  # a literal fraction: prints as \frac{3}{4}
         return sp.Mul(left, sp.Pow(right, -1, evaluate=False), evaluate=False)
-    _check_power(left, right)
     return sp.Pow(left, right, evaluate=False)
 
 
-def _check_power(base: sp.Expr, exponent: sp.Expr) -> None:
-    """Refuse powers whose value would be astronomically large (2^10^10 must not hang sympy)."""
-    exp_value = exponent.doit() if exponent.free_symbols == set() else None
-    if exp_value is None:
-        raise ParseError("symbolic exponents are not supported")
-    if not exp_value.is_number or abs(exp_value) > MAX_EXPONENT:
-        raise ParseError("exponent too large")
-    if base.free_symbols == set():
-        magnitude = abs(base.doit())
-        if magnitude > 1 and sp.log(magnitude, 10) * abs(exp_value) > MAX_RESULT_DIGITS:
-            raise ParseError("power too large")
-
-
 def parse_expression(text: str) -> sp.Expr:
-    """Parse one expression (no '='), unevaluated."""
+    """Parse one expression (no relation), unevaluated; its size is checked by evaluating."""
     tokens = tokenize(text)
     if not tokens:
         raise ParseError("empty expression")
-    if any(t.kind in ("eq", "unknown") for t in tokens):
-        raise ParseError("not a single expression")
-    return _Parser(tokens).parse()
+    expr = _Parser(tokens).parse()
+    evaluate(expr)  # raises ParseError on powers or factorials that are too large
+    return expr
 
 
-_MIXED_NUMBER = re.compile(r"(?<![\d./])(\d+)\s+(\d+)\s*/\s*(\d+)(?![\d.])")
+_MIXED_NUMBER = re.compile(r"(?<![\d./^])(\d+)\s+(\d+)\s*/\s*(\d+)(?![\d.]|\s*[a-zA-Z(^])")
 
 
 def expand_mixed_numbers(text: str) -> str:
     """1 7/12 → (1+7/12): written this way a space means addition, not multiplication."""
     return _MIXED_NUMBER.sub(r"(\1+\2/\3)", text)
-
-
-class _DecimalLatexPrinter(LatexPrinter):
-    """Prints terminating rationals as decimals, for problems written with decimals."""
-
-    def _print_Rational(self, expr: sp.Rational) -> str:
-        if terminating_decimal(expr):
-            return decimal_string(expr)
-        return super()._print_Rational(expr)
-
-
-def terminating_decimal(value: sp.Rational) -> bool:
-    q = int(value.q)
-    for prime in (2, 5):
-        while q % prime == 0:
-            q //= prime
-    return q == 1
-
-
-def decimal_string(value: sp.Rational) -> str:
-    if terminating_decimal(value):
-        return format(sp.Float(value, 40), "f").rstrip("0").rstrip(".")
-    return str(sp.Float(value, 10)).rstrip("0")
-
-
-def to_latex(expr: sp.Expr, decimals: bool = False) -> str:
-    """LaTeX in the order the student wrote it, decimals kept as decimals."""
-    if decimals:
-        return _DecimalLatexPrinter({"order": "none"}).doprint(expr)
-    return sp.latex(expr, order="none")
-
-
-def evaluate(expr: sp.Expr) -> sp.Expr:
-    """Evaluate an unevaluated tree exactly: numbers are parsed as rationals, never floats."""
-    return expr.doit()

@@ -1,8 +1,12 @@
-"""Find the math in a problem statement: equations to solve or an expression to evaluate.
+"""Read a problem statement: its equations, side conditions and the question it asks — or None.
 
-Only problems that are *mostly math* are accepted ("Solve 2x + 3 = 11", "3/4 + 5/6 = ?",
-"计算 15% of 80"): a word problem that merely contains "3/4 of the class" is left to a model,
-because evaluating its fragment would give a confident wrong answer.
+The reader accounts for every mathematical token. Each maximal run of math in the text must be
+read as an equation, a condition (x > 5, 0 <= x < 2pi), the target of the question ("what is
+the value of 8x + 2"), or a bare mention of a variable ("solve for x"); the prose around it may
+only hold words that do not change the mathematics. A number, symbol or math word left over
+("3/4 of the class", "x is even", "the remainder", "≠") means None: an abstention, not a guess.
+A claimed answer ("The answer is x = 5", "答案是…") is stripped: it is never part of the problem.
+Every expression is read twice (our parser and sympy's) and must agree.
 """
 
 from __future__ import annotations
@@ -12,74 +16,22 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from app.symbolic.parsing import ParseError, normalize, parse_expression
+from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
+from app.symbolic.crosscheck import readings_agree
+from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.parsing import expand_mixed_numbers, parse_expression
+from app.symbolic.prose import (
+    accepts_arithmetic,
+    find_aggregate,
+    leftover_is_harmless,
+    strip_claims,
+    target_after,
+    target_before,
+)
+from app.symbolic.target import Target
 
 MAX_EQUATIONS = 3
 MAX_VARIABLES = 3
-
-# Words that phrase a math task without changing it; anything else makes it a word problem.
-_INSTRUCTION_WORDS = {
-    "solve",
-    "for",
-    "calculate",
-    "compute",
-    "evaluate",
-    "simplify",
-    "find",
-    "what",
-    "whats",
-    "is",
-    "the",
-    "value",
-    "values",
-    "of",
-    "if",
-    "then",
-    "and",
-    "answer",
-    "equation",
-    "equations",
-    "system",
-    "result",
-    "given",
-    "work",
-    "out",
-    "determine",
-    "please",
-    "a",
-    "an",
-    "to",
-    "equals",
-    "equal",
-    "how",
-    "much",
-    "many",
-    "following",
-    "expression",
-    "roots",
-    "root",
-    "solution",
-    "solutions",
-    "real",
-    "number",
-    "sum",
-    "where",
-    "in",
-    "all",
-}
-_CHINESE_INSTRUCTIONS = re.compile(
-    r"解方程组|解方程|方程组|方程|计算|求解|求|化简|的值|的解|等于|多少|是|已知|请|下列|结果|得数|和|与"
-)
-_PERCENT_OF = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
-_TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
-_MATH_RUN = re.compile(r"[0-9a-zA-Z+\-*/^().=?\s]+")
-_WORD = re.compile(r"[a-zA-Z]{2,}")
-_ASK_WORDS = r"(?:what\s+is|what's|calculate|compute|evaluate|simplify|work\s+out|计算|求)"
-_ASKS_FOR_EXPRESSION = re.compile(
-    r"\d\s*[a-zA-Z](?![a-zA-Z])|(?<![a-zA-Z])[a-zA-Z]\s*[-+*/^]\s*[\w(]"
-)
-_SEPARATORS = re.compile(r"[,;:\n]|\band\b|\bif\b|\bthen\b|\bwhere\b", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -88,120 +40,202 @@ class MathProblem:
     equations: list[sp.Eq] = field(default_factory=list)
     variables: list[sp.Symbol] = field(default_factory=list)
     expression: sp.Expr | None = None
+    conditions: list[Condition] = field(default_factory=list)
+    target: Target = field(default_factory=lambda: Target("solutions"))
     uses_decimals: bool = False
     source: str = ""
 
 
-def _rewrite_percentages(text: str) -> str:
+_PERCENT_OF = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*degrees?\b", re.IGNORECASE)
+_TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
+_FUNC_WORD = re.compile(r"(?:sqrt|root|log|ln|lg|sin|cos|tan|exp|abs|pi)[a-zA-Z]?")
+_MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
+
+
+def _prepare(text: str) -> str:
+    text = strip_claims(normalize(text))
     text = _PERCENT_OF.sub(r"(\1/100)*(\2)", text)
-    return _PERCENT.sub(r"(\1/100)", text)
+    text = _DEGREES.sub(r"\1°", text)
+    if _TIMES_X.search(text):
+        if re.search(r"=\s*[^\s?]", text):
+            raise ParseError("'3 x 4' next to an equation: a product or the unknown x?")
+        text = _TIMES_X.sub(" * ", text)
+    return expand_mixed_numbers(text)
 
 
-def _outside(text: str, spans: list[str]) -> str:
-    for span in spans:
-        text = text.replace(span, " ")
-    return text
+def _math_mask(text: str) -> list[bool]:
+    mask = [ch in _MATH_CHARS for ch in text]
+    for word in re.finditer(r"[A-Za-z]+", text):
+        is_math = len(word.group()) == 1 or bool(_FUNC_WORD.fullmatch(word.group()))
+        for i in range(word.start(), word.end()):
+            mask[i] = is_math
+    for i, ch in enumerate(text):  # a decimal point, not a full stop
+        if ch == "." and i + 1 < len(text) and text[i + 1].isdigit():
+            mask[i] = True
+    return mask
 
 
-def _only_instructions(rest: str) -> bool:
-    rest = _CHINESE_INSTRUCTIONS.sub(" ", rest)
-    if re.search(r"[\u3400-\u9fff]", rest):
-        return False
-    words = {w.lower().replace("'", "") for w in re.findall(r"[A-Za-z']+", rest)}
-    return words <= _INSTRUCTION_WORDS
+def _runs(text: str) -> list[tuple[int, int]]:
+    mask = _math_mask(text)
+    spans: list[tuple[int, int]] = []
+    start = None
+    for i, is_math in enumerate([*mask, False]):
+        if is_math and start is None:
+            start = i
+        elif not is_math and start is not None:
+            s, e = start, i
+            while s < e and text[s].isspace():
+                s += 1
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            if s < e:
+                spans.append((s, e))
+            start = None
+    return spans
 
 
-def _accepts_equations(text: str, spans: list[str]) -> bool:
-    """Equations stand out even inside prose (or an injected instruction), so accept them,
-    unless the text asks for some other expression ("if 2x+3=11, what is 3x?")."""
-    return not _ASKS_FOR_EXPRESSION.search(_outside(text, spans))
+def _parse_checked(text: str) -> sp.Expr:
+    """Both readings of one expression, which must agree."""
+    expr = parse_expression(text)
+    if not readings_agree(text, expr):
+        raise ParseError(f"two readings of {text!r} disagree")
+    return expr
 
 
-def _accepts_arithmetic(text: str, span: str) -> bool:
-    """Arithmetic only when it is plainly the question: nothing but instructions around it,
-    or an explicit ask ("what is 17*23?", "17*23 = ?") with no other numbers in the text.
-    "3/4 of the class are girls" is a word problem, not 0.75."""
-    rest = _outside(text, [span])
-    if _only_instructions(rest):
-        return True
-    asked = "=" in span or re.search(rf"{_ASK_WORDS}\s*$", text[: text.find(span)], re.I)
-    return bool(asked) and not re.search(r"\d", rest)
-
-
-def _candidate_segments(text: str) -> list[str]:
-    segments: list[str] = []
-    for run in _MATH_RUN.findall(text):
-        for piece in _SEPARATORS.split(run):
-            # Multi-letter words end a formula: "Solve 2x+3=11 for x" → "2x+3=11".
-            for chunk in _WORD.split(piece):
-                chunk = chunk.strip(" .?") if "=" not in chunk else chunk.strip(" .")
-                if re.search(r"\d", chunk) and re.search(r"[-+*/^=]", chunk):
-                    segments.append(chunk.strip())
-    return segments
+def _is_mention(run: str) -> bool:
+    return bool(re.fullmatch(r"[a-zA-Z](?:\s+[a-zA-Z])*", run))
 
 
 def extract_problem(text: str) -> MathProblem | None:
-    """The math problem in `text`, or None when it is not one this solver should touch."""
-    normalized = _rewrite_percentages(normalize(text))
-    normalized = _TIMES_X.sub(" * ", normalized)
-    segments = _candidate_segments(normalized)
-    if not segments:
+    """The math problem in `text`, or None when it is not one this reader is sure about."""
+    try:
+        return _read(text)
+    except (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         return None
-    uses_decimals = bool(re.search(r"\d\.\d", normalized))
 
+
+def _read(original: str) -> MathProblem | None:
+    text = _prepare(original)
+    aggregate, text = find_aggregate(text)
+    conditions, text = word_conditions(text)
     equations: list[sp.Eq] = []
-    expressions: list[sp.Expr] = []
-    for segment in segments:
-        try:
-            parsed = _parse_segment(segment)
-        except ParseError:
-            return None  # part of the math is unreadable: better no answer than a wrong one
-        if isinstance(parsed, sp.Eq):
-            equations.append(parsed)
-        else:
-            expressions.append(parsed)
-
+    expressions: list[tuple[str, sp.Expr]] = []
+    target: Target | None = aggregate
+    consumed: list[tuple[int, int]] = []
+    prev_end = 0
+    for start, end in _runs(text):
+        run = text[start:end]
+        asked_before = target_before(text[prev_end:start])
+        asked_after = target_after(text[end:])
+        prev_end = end
+        asked = asked_before or asked_after
+        if asked is not None and "=" not in run.rstrip("= ") and not re.search("[<>]", run):
+            if target is not None:
+                raise ParseError("two questions")
+            kind, length = asked
+            target = Target(kind, _parse_checked(run.rstrip("= ")))
+            consumed.append((start - length, end) if asked_before else (start, end + length))
+            continue
+        consumed.append((start, end))
+        if re.search(r"<|>", run):
+            conditions.extend(read_relation(run, _parse_checked))
+        elif "=" in run:
+            sides = run.split("=")
+            if len(sides) > 2:
+                raise ParseError("chained equalities")
+            lhs_text, rhs_text = sides[0].strip(), sides[1].strip()
+            if not lhs_text:
+                raise ParseError("an equation without a left side")
+            if not rhs_text:  # "3/4 + 5/6 = ?": the expression is the question
+                expressions.append((run, _parse_checked(lhs_text)))
+                continue
+            lhs, rhs = _parse_checked(lhs_text), _parse_checked(rhs_text)
+            if not (lhs.free_symbols | rhs.free_symbols):
+                raise ParseError("an equality between numbers is a claim, not a problem")
+            equations.append(sp.Eq(lhs, rhs, evaluate=False))
+        elif not _is_mention(run):
+            expressions.append((run, _parse_checked(run)))
+    leftover = _blank(text, consumed)
+    if not leftover_is_harmless(leftover):
+        return None
+    uses_decimals = bool(re.search(r"\d\.\d", text))
     if equations:
-        if not _accepts_equations(normalized, segments):
-            return None
-        variables = _variables_in_order(equations, normalized)
-        if not variables or len(equations) > MAX_EQUATIONS or len(variables) > MAX_VARIABLES:
-            return None
-        return MathProblem(
-            "equations",
-            equations=equations,
-            variables=variables,
-            uses_decimals=uses_decimals,
-            source=normalized,
+        return _equation_problem(
+            equations, conditions, target, expressions, text, leftover, uses_decimals
         )
-    if (
-        len(expressions) == 1
-        and not expressions[0].free_symbols
-        and _accepts_arithmetic(normalized, segments[0])
+    if conditions:
+        return None  # inequalities alone are not solved here
+    if target is not None and target.kind == "value" and not expressions:
+        assert target.expression is not None
+        expressions.append(("", target.expression))
+        target = None
+    if target is not None or len(expressions) != 1:
+        return None
+    span, expression = expressions[0]
+    if expression.free_symbols or not accepts_arithmetic(leftover, span, text):
+        return None
+    return MathProblem(
+        "arithmetic", expression=expression, uses_decimals=uses_decimals, source=text
+    )
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for i in range(max(start, 0), min(end, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _equation_problem(
+    equations: list[sp.Eq],
+    conditions: list[Condition],
+    target: Target | None,
+    expressions: list[tuple[str, sp.Expr]],
+    text: str,
+    leftover: str,
+    uses_decimals: bool,
+) -> MathProblem | None:
+    if len(expressions) == 1 and target is None and expressions[0][1].free_symbols:
+        target = Target("value", expressions[0][1])  # "2x + 3 = 11, 4x - 1 = ?"
+    elif expressions:
+        return None  # an expression we cannot place
+    variables = _variables_in_order(equations, text)
+    if not variables or len(variables) > MAX_VARIABLES or len(equations) > MAX_EQUATIONS:
+        return None
+    if len(equations) != len(variables):
+        return None  # under-determined, or one equation too many (a check or a claim?)
+    conditions = bind_interval(conditions, variables)
+    known = set(variables)
+    if any(not c.symbols <= known for c in conditions):
+        return None
+    if target is None or (
+        target.kind == "value" and len(variables) == 1 and target.expression == variables[0]
     ):
-        return MathProblem(
-            "arithmetic", expression=expressions[0], uses_decimals=uses_decimals, source=normalized
-        )
-    return None
-
-
-def _parse_segment(segment: str) -> sp.Eq | sp.Expr:
-    sides = segment.split("=")
-    if len(sides) > 2:
-        raise ParseError("chained equalities")
-    if len(sides) == 1 or sides[1].strip() in ("", "?"):
-        return parse_expression(sides[0])
-    lhs, rhs = parse_expression(sides[0]), parse_expression(sides[1])
-    if not (lhs.free_symbols | rhs.free_symbols):
-        raise ParseError("an equality between numbers is a claim, not a problem")
-    return sp.Eq(lhs, rhs, evaluate=False)
+        target = Target("solutions")
+    elif target.expression is not None and not target.expression.free_symbols <= known:
+        return None
+    if target.kind in ("sum", "product", "count") and len(variables) != 1:
+        return None
+    return MathProblem(
+        "equations",
+        equations=equations,
+        variables=variables,
+        conditions=conditions,
+        target=target,
+        uses_decimals=uses_decimals,
+        source=text,
+    )
 
 
 def _variables_in_order(equations: list[sp.Eq], text: str) -> list[sp.Symbol]:
-    symbols = set().union(*(eq.free_symbols for eq in equations))
+    symbols: set[sp.Symbol] = set()
+    for eq in equations:
+        symbols |= eq.lhs.free_symbols | eq.rhs.free_symbols  # unevaluated: 0x still has x
 
     def first_use(symbol: sp.Symbol) -> int:
         m = re.search(rf"(?<![a-zA-Z]){symbol.name}(?![a-zA-Z])", text)
         return m.start() if m else len(text)
 
-    return sorted(symbols, key=lambda s: (first_use(s), s.name))  # type: ignore[arg-type]
+    return sorted(symbols, key=lambda s: (first_use(s), s.name))

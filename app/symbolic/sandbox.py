@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from concurrent.futures import CancelledError
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pebble import ProcessPool
 
@@ -50,7 +50,7 @@ class SymbolicSandbox:
             # The outer bound also covers time spent queued behind other calls.
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limit * 2)
         except (TimeoutError, CancelledError) as exc:
-            future.cancel()
+            future.cancel()  # type: ignore[no-untyped-call]
             raise SandboxTimeout(f"{getattr(fn, '__name__', fn)} exceeded {limit:.1f}s") from exc
         except (OSError, EOFError) as exc:  # worker died (e.g. out of memory)
             raise SandboxUnavailable(str(exc)) from exc
@@ -65,18 +65,18 @@ class SymbolicSandbox:
         )
 
     async def solve(self, problem_text: str) -> SymbolicSolution | None:
-        return await self._run(solver.solve_text, problem_text)
+        return cast(SymbolicSolution | None, await self._run(solver.solve_text, problem_text))
 
     async def check(self, problem_text: str, candidate: str) -> CheckResult:
-        return await self._run(checker.check_answer, problem_text, candidate)
+        return cast(CheckResult, await self._run(checker.check_answer, problem_text, candidate))
 
     async def equivalent(self, a: str, b: str) -> bool | None:
-        return await self._run(checker.answers_equivalent, a, b)
+        return cast(bool | None, await self._run(checker.answers_equivalent, a, b))
 
     async def math_equivalent(self, gold: str, candidate: str) -> bool | None:
         """math-verify alone (LaTeX answers such as MATH's), no problem-specific parsing."""
-        return await self._run(checker.math_verify_equivalent, gold, candidate)
+        return cast(bool | None, await self._run(checker.math_verify_equivalent, gold, candidate))
 
     def close(self) -> None:
-        self._pool.stop()
+        self._pool.stop()  # type: ignore[no-untyped-call]
         self._pool.join(timeout=5)

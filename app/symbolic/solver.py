@@ -1,4 +1,9 @@
-"""Exact solutions with student-readable steps for the problems `extract_problem` accepts."""
+"""Exact answers with student-readable steps for the problems `extract_problem` reads.
+
+The answer is the answer to the question asked (8x + 2, the greatest y³, the number of
+solutions), computed from the verified solution set; when the set or the question leaves any
+doubt the solver returns None and a model takes over.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,16 @@ from functools import reduce
 
 import sympy as sp
 
-from app.symbolic.parsing import decimal_string, evaluate, to_latex
+from app.symbolic.evaluation import evaluate, format_value, to_latex
+from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
+from app.symbolic.solutionset import SolutionSet, solve_problem_set, target_values
 
-MAX_DEGREE = 2
+__all__ = ["Step", "SymbolicSolution", "format_value", "solve_problem", "solve_text"]
+
+NO_SOLUTION = "no solution"
+NO_REAL_SOLUTION = "no real solution"
+ALL_REALS = "all real numbers"
 
 
 @dataclass(slots=True)
@@ -24,20 +35,8 @@ class SymbolicSolution:
     kind: str
     steps: list[Step]
     final_answer: str
-    # Each solution is a mapping variable name → exact value (string), arithmetic uses "value".
+    # Each solution is a mapping variable name → exact value (string), a single value uses "value".
     solutions: list[dict[str, str]] = field(default_factory=list)
-
-
-def format_value(value: sp.Expr, decimals: bool = False) -> str:
-    """19/12 stays a fraction unless the problem itself used decimals."""
-    value = sp.nsimplify(value) if value.is_Float else value
-    if value.is_Integer:
-        return str(int(value))
-    if value.is_Rational:
-        if decimals:
-            return decimal_string(value)
-        return f"{value.p}/{value.q}"
-    return sp.sstr(value).replace("**", "^")
 
 
 def solve_text(text: str) -> SymbolicSolution | None:
@@ -48,15 +47,20 @@ def solve_text(text: str) -> SymbolicSolution | None:
 
 
 def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
-    if problem.kind == "arithmetic":
-        return _solve_arithmetic(problem)
-    return _solve_equations(problem)
+    try:
+        if problem.kind == "arithmetic":
+            return _solve_arithmetic(problem)
+        return _solve_equations(problem)
+    except (ParseError, TypeError, ValueError, ZeroDivisionError):
+        return None
 
 
-def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution:
+def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
     expr = problem.expression
     assert expr is not None
-    value = evaluate(expr)
+    value = sp.simplify(evaluate(expr)) if not evaluate(expr).is_Rational else evaluate(expr)
+    if not value.is_real:
+        return None
     dec = problem.uses_decimals
     steps = [Step("Write the expression", to_latex(expr, dec))]
     fractions = _fraction_terms(expr)
@@ -66,12 +70,14 @@ def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution:
             rf"\frac{{{f.p * (denominator // f.q)}}}{{{denominator}}}" for f in fractions
         ).replace("+ \\frac{-", "- \\frac{")
         steps.append(Step(f"Use the common denominator {denominator}", rewritten))
-    steps.append(Step("Evaluate", f"{to_latex(expr, dec)} = {to_latex(value, dec)}"))
+    answer = format_value(value, problem.uses_decimals)
+    shown = to_latex(value, dec) if len(answer) < 60 else answer
+    steps.append(Step("Evaluate", f"{to_latex(expr, dec)} = {shown}"))
     if value.is_Rational and not value.is_Integer and abs(value) > 1 and not problem.uses_decimals:
         whole = int(value.p / value.q)
         rest = abs(value - whole)
-        steps.append(Step("As a mixed number", rf"{whole}\tfrac{{{rest.p}}}{{{rest.q}}}"))
-    answer = format_value(value, problem.uses_decimals)
+        if len(str(rest.q)) < 40:
+            steps.append(Step("As a mixed number", rf"{whole}\tfrac{{{rest.p}}}{{{rest.q}}}"))
     return SymbolicSolution("arithmetic", steps, answer, [{"value": answer}])
 
 
@@ -82,48 +88,73 @@ def _fraction_terms(expr: sp.Expr) -> list[sp.Rational] | None:
     terms = [evaluate(t) for t in sp.Add.make_args(expr)]
     if not all(t.is_Rational for t in terms) or all(t.is_Integer for t in terms):
         return None
-    return terms  # type: ignore[return-value]
+    return terms
 
 
 def _solve_equations(problem: MathProblem) -> SymbolicSolution | None:
-    variables = problem.variables
-    if len(problem.equations) < len(variables):
-        return None  # under-determined: infinitely many solutions, nothing to check against
-    standard = [sp.expand(evaluate(eq.lhs) - evaluate(eq.rhs)) for eq in problem.equations]
-    for expr in standard:
-        try:
-            degree = sp.Poly(expr, *variables).total_degree()
-        except sp.PolynomialError:
-            return None  # not polynomial (x in a denominator, sqrt(x), ...)
-        if degree > MAX_DEGREE or (degree > 1 and len(standard) > 1):
-            return None
-    raw = sp.solve(standard, variables, dict=True)
-    solutions = [s for s in raw if all(v.is_real for v in s.values()) and len(s) == len(variables)]
+    solutions = solve_problem_set(problem)
+    if solutions is None:
+        return None
+    dec = problem.uses_decimals
     steps = [
         Step(
-            "Write the equation" + ("s" if len(standard) > 1 else ""),
-            r" \\ ".join(to_latex(eq, problem.uses_decimals) for eq in problem.equations),
+            "Write the equation" + ("s" if len(problem.equations) > 1 else ""),
+            r" \\ ".join(to_latex(eq, dec) for eq in problem.equations),
         )
     ]
-    if len(standard) == 1 and len(variables) == 1:
-        steps += _single_variable_steps(standard[0], variables[0], solutions)
-    else:
-        steps.append(Step("Solve the system by elimination"))
-    decimals = problem.uses_decimals
-    if not solutions:
-        steps.append(Step("There is no real solution"))
-        return SymbolicSolution("equations", steps, "no real solution", [])
-    formatted = [
-        {v.name: format_value(s[v], decimals) for v in variables}
-        for s in sorted(solutions, key=lambda s: [sp.N(s[v]) for v in variables])
-    ]
-    answer = _answer_text(formatted, variables)
-    steps.append(Step("Answer", _answer_latex(solutions, variables)))
-    return SymbolicSolution("equations", steps, answer, formatted)
+    if problem.conditions:
+        steps.append(Step("Conditions: " + "; ".join(c.text.strip() for c in problem.conditions)))
+    if problem.target.kind != "solutions":
+        return _answer_target(problem, solutions, steps)
+    variables = problem.variables
+    if solutions.kind == "all":
+        steps.append(Step("Both sides are equal for every x: infinitely many solutions"))
+        return SymbolicSolution("equations", steps, ALL_REALS, [])
+    steps += _method_steps(problem)
+    if not solutions.assignments:
+        answer = NO_REAL_SOLUTION if solutions.complex_only else NO_SOLUTION
+        steps.append(Step(f"There is {answer}"))
+        return SymbolicSolution("equations", steps, answer, [])
+    ordered = sorted(solutions.assignments, key=lambda s: [sp.N(s[v]) for v in variables])
+    formatted = [{v.name: format_value(s[v], dec) for v in variables} for s in ordered]
+    steps.append(Step("Check each solution by substitution"))
+    steps.append(Step("Answer", _answer_latex(ordered, variables)))
+    return SymbolicSolution("equations", steps, _answer_text(formatted, variables), formatted)
 
 
-def _single_variable_steps(expr: sp.Expr, x: sp.Symbol, solutions: list[dict]) -> list[Step]:
-    poly = sp.Poly(expr, x)
+def _answer_target(
+    problem: MathProblem, solutions: SolutionSet, steps: list[Step]
+) -> SymbolicSolution | None:
+    values = target_values(problem, solutions)
+    if values is None:
+        return None
+    (value,) = values
+    target = problem.target
+    if solutions.assignments:
+        steps.append(Step("Solve", _answer_latex(list(solutions.assignments), problem.variables)))
+    asked = {
+        "value": "Evaluate",
+        "max": "Take the greatest value",
+        "min": "Take the least value",
+        "sum": "Add the solutions",
+        "product": "Multiply the solutions",
+        "count": "Count the solutions",
+    }[target.kind]
+    shown = f"{sp.latex(target.expression)} = " if target.expression is not None else ""
+    steps.append(Step(asked, f"{shown}{sp.latex(value)}"))
+    answer = format_value(value, problem.uses_decimals)
+    return SymbolicSolution("equations", steps, answer, [{"value": answer}])
+
+
+def _method_steps(problem: MathProblem) -> list[Step]:
+    if len(problem.equations) > 1:
+        return [Step("Solve the system by elimination")]
+    x = problem.variables[0]
+    expr = sp.expand(evaluate(problem.equations[0].lhs) - evaluate(problem.equations[0].rhs))
+    try:
+        poly = sp.Poly(expr, x)
+    except sp.PolynomialError:
+        return [Step("Solve over the real numbers", f"{sp.latex(expr)} = 0")]
     if poly.degree() == 1:
         a, b = poly.all_coeffs()
         return [
@@ -131,6 +162,8 @@ def _single_variable_steps(expr: sp.Expr, x: sp.Symbol, solutions: list[dict]) -
             Step(f"Isolate {x}", f"{sp.latex(a * x)} = {sp.latex(-b)}"),
             Step(f"Divide both sides by {sp.latex(a)}", f"{x} = {sp.latex(-b / a)}"),
         ]
+    if poly.degree() != 2:
+        return [Step("Write it in standard form", f"{sp.latex(expr)} = 0")]
     a, b, c = poly.all_coeffs()
     steps = [Step("Write it in standard form", f"{sp.latex(expr)} = 0")]
     factored = sp.factor(expr)
@@ -147,7 +180,7 @@ def _single_variable_steps(expr: sp.Expr, x: sp.Symbol, solutions: list[dict]) -
     return steps
 
 
-def _answer_latex(solutions: list[dict], variables: list[sp.Symbol]) -> str:
+def _answer_latex(solutions: list[dict[sp.Symbol, sp.Expr]], variables: list[sp.Symbol]) -> str:
     return r" \text{ or } ".join(
         ", ".join(f"{v.name} = {sp.latex(s[v])}" for v in variables) for s in solutions
     )

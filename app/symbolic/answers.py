@@ -1,0 +1,119 @@
+"""Read a candidate answer: 'x = 2 or x = 3', '{2, 3}', 'x = ±√2', '(6, 4)', '1 7/12', '50%'.
+
+Anything that is not read with certainty raises ParseError (the checker then abstains: a right
+answer in an unfamiliar notation must never be rejected). Intervals and inequalities
+('x > 2', '[2, ∞)') are not read at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy as sp
+
+from app.symbolic.evaluation import evaluate
+from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.parsing import expand_mixed_numbers, parse_expression
+
+_ANSWER_PREFIX = re.compile(
+    r"^(?:the\s+)?(?:final\s+)?(?:answer|result|solution)s?\s*(?:is|are|:|=)?\s*"
+    r"|^答案?\s*[:：是为]?\s*|^so\s+|^therefore\s*,?\s*",
+    re.IGNORECASE,
+)
+_LIST_SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|或|和|、)\s*", re.IGNORECASE)
+_UNITS = re.compile(r"(?<=\d)\s*[a-zA-Z\u4e00-\u9fff]{2,}\.?$|^\s*(?:\$|¥|￥|€|£)")
+_SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])_\(?\d+\)?")  # x₁ = 2, x₂ = 3 name roots of one x
+_NONE = re.compile(
+    r"^(?:there\s+(?:is|are)\s+)?no\s+(?:real\s+)?(?:solutions?|roots?)\b|^无(?:实数)?解|^∅$"
+    r"|^(?:the\s+)?empty\s+set|^none$|^no\s+real\s+numbers?",
+    re.IGNORECASE,
+)
+_ALL = re.compile(
+    r"^(?:all\s+real\s+numbers|infinitely\s+many(?:\s+solutions)?|every\s+real\s+number"
+    r"|any\s+real\s+number|(?:x\s*∈\s*)?R$|全体实数|任意实数|无数(?:个)?解)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    kind: str  # none | all | values | assignments
+    values: tuple[sp.Expr, ...] = ()
+    assignments: tuple[dict[str, sp.Expr], ...] = ()
+    text: str = ""  # the cleaned text, for the rounding rule
+    tuple_form: bool = False  # "(6, 4)": values in the order of the variables
+
+
+def _expand_plus_minus(text: str) -> str:
+    m = re.fullmatch(r"\s*(?:([a-zA-Z])\s*=\s*)?±\s*(.+)", text)
+    if not m:
+        if "±" in text or "∓" in text:
+            raise ParseError("± inside an expression")
+        return text
+    prefix = f"{m.group(1)} = " if m.group(1) else ""
+    value = m.group(2).strip()
+    return f"{prefix}{value} or {prefix}-({value})"
+
+
+def clean(text: str) -> str:
+    text = text.replace("\\pm", "±").strip()
+    text = normalize(text).strip()
+    text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。").strip()
+    text = re.sub(r"^\$+|\$+$", "", text).strip()
+    text = _SUBSCRIPT_INDEX.sub(r"\1", text)
+    return expand_mixed_numbers(_expand_plus_minus(text))
+
+
+def parse_value(text: str) -> sp.Expr:
+    """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'."""
+    text = _UNITS.sub("", text.strip()).strip()
+    if re.search(r"[<>∞\[\]]", text):
+        raise ParseError("an interval or inequality")
+    value = evaluate(parse_expression(text))
+    if value.free_symbols:
+        raise ParseError("an answer value must be a number")
+    if not value.is_real:
+        raise ParseError("not a real number")
+    return value
+
+
+def read_candidate(text: str, variables: list[str]) -> Candidate:
+    """Read the whole candidate answer; raises ParseError when unsure."""
+    cleaned = clean(text)
+    if not cleaned:
+        raise ParseError("empty")
+    if _NONE.search(cleaned):
+        return Candidate("none", text=cleaned)
+    if _ALL.search(cleaned):
+        return Candidate("all", text=cleaned)
+    if re.search(r"[<>∞\[\]∪]", cleaned) or re.search(r"\b(?:to|between)\b", cleaned, re.I):
+        raise ParseError("an interval or inequality")
+    tuple_form = bool(re.fullmatch(r"\(([^()]|\([^()]*\))*,([^()]|\([^()]*\))*\)", cleaned))
+    body = cleaned[1:-1] if tuple_form else cleaned.strip()
+    if re.fullmatch(r"\(.*\)", body) and "," in body and not tuple_form:
+        raise ParseError("unreadable grouping")
+    body = re.sub(r"^[a-zA-Z]\s*∈\s*", "", body).strip()
+    parts = [p for p in _LIST_SPLIT.split(body) if p.strip()]
+    if not parts:
+        raise ParseError("empty")
+    if any("=" in p for p in parts):
+        return _assignments(parts, variables, cleaned)
+    return Candidate(
+        "values", tuple(parse_value(p) for p in parts), text=cleaned, tuple_form=tuple_form
+    )
+
+
+def _assignments(parts: list[str], variables: list[str], cleaned: str) -> Candidate:
+    solutions: list[dict[str, sp.Expr]] = [{}]
+    for part in parts:
+        sides = [s.strip() for s in part.split("=")]
+        if len(sides) != 2 or not re.fullmatch(r"[a-zA-Z]", sides[0]):
+            raise ParseError("not a variable assignment")
+        name = sides[0]
+        if name not in variables:
+            raise ParseError(f"unknown variable {name}")
+        if name in solutions[-1]:
+            solutions.append({})
+        solutions[-1][name] = parse_value(sides[1])
+    return Candidate("assignments", assignments=tuple(solutions), text=cleaned)

@@ -1,0 +1,196 @@
+"""Side conditions: relations (x > 5, 0 <= x < 2pi, x in [0, pi]) and kinds (x is an integer).
+
+A condition restricts the solution set; checking one on a value answers True, False, or None
+when sympy cannot decide (the caller then abstains).
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from app.symbolic.evaluation import evaluate
+from app.symbolic.normalize import ParseError
+from app.symbolic.parsing import parse_expression
+
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    kind: str  # relation | integer | positive | negative | nonnegative
+    text: str
+    lhs: sp.Expr | None = None
+    op: str | None = None
+    rhs: sp.Expr | None = None
+    symbol: sp.Symbol | None = None
+
+    @property
+    def symbols(self) -> set[sp.Symbol]:
+        if self.kind == "relation":
+            assert self.lhs is not None and self.rhs is not None
+            return set(self.lhs.free_symbols | self.rhs.free_symbols)
+        assert self.symbol is not None
+        return {self.symbol}
+
+    def holds(self, assignment: dict[sp.Symbol, sp.Expr]) -> bool | None:
+        if self.kind == "relation":
+            assert self.lhs is not None and self.rhs is not None and self.op is not None
+            diff = evaluate(self.lhs.xreplace(assignment)) - evaluate(self.rhs.xreplace(assignment))
+            return _sign_test(sp.simplify(diff), self.op)
+        assert self.symbol is not None
+        value = assignment[self.symbol]
+        checks = {
+            "integer": value.is_integer,
+            "positive": value.is_positive,
+            "negative": value.is_negative,
+            "nonnegative": value.is_nonnegative,
+            "positive_integer": value.is_integer and value.is_positive,
+            "nonnegative_integer": value.is_integer and value.is_nonnegative,
+            "negative_integer": value.is_integer and value.is_negative,
+        }
+        result = checks[self.kind]
+        return None if result is None else bool(result)
+
+    def as_set(self) -> sp.Set | None:
+        """The condition as a set of reals (one variable), or None."""
+        if len(self.symbols) != 1:
+            return None
+        (x,) = self.symbols
+        if self.kind == "relation":
+            assert self.lhs is not None and self.rhs is not None and self.op is not None
+            rel = _COMPARE[self.op](evaluate(self.lhs), evaluate(self.rhs))
+            result = sp.solveset(rel, x, sp.S.Reals)
+            return result if isinstance(result, sp.Set) else None
+        sets = {
+            "positive": sp.Interval.open(0, sp.oo),
+            "negative": sp.Interval.open(-sp.oo, 0),
+            "nonnegative": sp.Interval(0, sp.oo),
+        }
+        return sets.get(self.kind)
+
+
+def _sign_test(diff: sp.Expr, op: str) -> bool | None:
+    if not diff.is_number or diff.is_real is False:
+        return None if diff.is_real is None else False
+    if diff.is_zero:
+        return op in ("<=", ">=")
+    positive = diff.is_positive
+    if positive is None:
+        return None
+    return positive if op in (">", ">=") else not positive
+
+
+_RELATION_SPLIT = re.compile(r"(<=|>=|<|>)")
+
+
+def read_relation(run: str, parse: Callable[[str], sp.Expr]) -> list[Condition]:
+    """'x > 5' or '0 <= x < 2pi' → conditions; a relation between numbers is refused."""
+    parts = _RELATION_SPLIT.split(run)
+    if "=" in run.replace("<=", "").replace(">=", "") or len(parts) not in (3, 5):
+        raise ParseError("unsupported relation")
+    exprs = [parse(p.strip()) for p in parts[0::2]]
+    ops = parts[1::2]
+    if len(ops) == 2 and (ops[0][0] != ops[1][0]):
+        raise ParseError("a chained relation must point one way")
+    conditions = []
+    for i, op in enumerate(ops):
+        lhs, rhs = exprs[i], exprs[i + 1]
+        if not (lhs.free_symbols | rhs.free_symbols):
+            raise ParseError("a relation between numbers is a claim")
+        conditions.append(Condition("relation", run, lhs=lhs, op=op, rhs=rhs))
+    return conditions
+
+
+_KIND_WORDS = (
+    r"(?:an?\s+)?(positive|negative|non-?negative)?\s*"
+    r"(integers?|whole\s+numbers?|real\s+numbers?|numbers?)?"
+)
+_WORD_CONDITION = re.compile(
+    rf"\b([a-zA-Z])\s+(?:is|be|are)\s+{_KIND_WORDS}(?![a-zA-Z])", re.IGNORECASE
+)
+_CHINESE_CONDITION = re.compile(r"([a-zA-Z])\s*(?:为|是)\s*(正|负|非负)?(整数|实数|数)")
+_INTERVAL = re.compile(
+    r"\b(?:on|in|over|within)\s+(?:the\s+)?(?:interval\s+)?([\[(])([^,\[\]()]+),([^,\[\]()]+)([\])])",
+    re.IGNORECASE,
+)
+_CHINESE_SIGNS = {"正": "positive", "负": "negative", "非负": "nonnegative"}
+
+
+def _kind(sign: str | None, noun: str | None) -> str | None:
+    sign = (sign or "").lower().replace("-", "")
+    noun = (noun or "").lower()
+    integer = noun.startswith("integer") or noun.startswith("whole") or noun == "整数"
+    if noun.startswith("whole"):
+        return "nonnegative_integer" if not sign else None
+    if not sign:
+        return "integer" if integer else None
+    return f"{sign}_integer" if integer else sign
+
+
+def word_conditions(text: str) -> tuple[list[Condition], str]:
+    """'x is a positive integer', 'x为正整数', 'on [0, 2pi)' → conditions, blanked from text."""
+    found: list[Condition] = []
+
+    def blank(m: re.Match[str]) -> str:
+        return " " * len(m.group(0))
+
+    def english(m: re.Match[str]) -> str:
+        if not (m.group(2) or m.group(3)):
+            return m.group(0)
+        kind = _kind(m.group(2), m.group(3))
+        if kind is None and (m.group(3) or "").lower().startswith(("real", "number")):
+            return blank(m)  # "x is a real number": the reader works over the reals anyway
+        if kind is None:
+            raise ParseError(f"unsupported condition {m.group(0)!r}")
+        found.append(Condition(kind, m.group(0), symbol=sp.Symbol(m.group(1))))
+        return blank(m)
+
+    def chinese(m: re.Match[str]) -> str:
+        sign = _CHINESE_SIGNS.get(m.group(2) or "")
+        kind = _kind(sign, m.group(3))
+        if kind is None:
+            return blank(m)  # "x为实数"
+        found.append(Condition(kind, m.group(0), symbol=sp.Symbol(m.group(1))))
+        return blank(m)
+
+    def interval(m: re.Match[str]) -> str:
+        lo, hi = parse_expression(m.group(2)), parse_expression(m.group(3))
+        if lo.free_symbols or hi.free_symbols:
+            raise ParseError("an interval bound must be a number")
+        x = sp.Symbol("_interval")  # bound to the problem's single variable later
+        lo_op = ">=" if m.group(1) == "[" else ">"
+        hi_op = "<=" if m.group(4) == "]" else "<"
+        found.append(Condition("relation", m.group(0), lhs=x, op=lo_op, rhs=lo))
+        found.append(Condition("relation", m.group(0), lhs=x, op=hi_op, rhs=hi))
+        return blank(m)
+
+    text = _WORD_CONDITION.sub(english, text)
+    text = _CHINESE_CONDITION.sub(chinese, text)
+    text = _INTERVAL.sub(interval, text)
+    return found, text
+
+
+def bind_interval(conditions: list[Condition], variables: list[sp.Symbol]) -> list[Condition]:
+    """An interval written without its variable ('on [0, 2pi)') belongs to the only variable."""
+    placeholder = sp.Symbol("_interval")
+    if not any(c.lhs == placeholder for c in conditions):
+        return conditions
+    if len(variables) != 1:
+        raise ParseError("an interval without a variable in a system")
+    return [
+        Condition(c.kind, c.text, lhs=variables[0], op=c.op, rhs=c.rhs)
+        if c.lhs == placeholder
+        else c
+        for c in conditions
+    ]

@@ -1,0 +1,117 @@
+"""Bounded exact evaluation and rendering of values.
+
+Evaluation goes bottom-up so every power and factorial is checked *before* sympy computes it:
+9^9^9 or 10000! raise ParseError instead of hanging a worker. Values too large to print in
+full (10^999) are rendered in scientific notation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+from app.symbolic.normalize import ParseError
+
+MAX_EXPONENT = 1000
+MAX_RESULT_DIGITS = 1000
+MAX_FACTORIAL = 450  # 450! has about 1000 digits
+MAX_PRINTED_DIGITS = 40
+
+
+def _digits(value: sp.Rational) -> float:
+    return max(math.log10(abs(int(value.p)) or 1), math.log10(int(value.q)))
+
+
+def _check_power(base: sp.Expr, exponent: sp.Expr) -> None:
+    if exponent.free_symbols:
+        if base.free_symbols or not (base.is_number and base.is_positive):
+            raise ParseError("only a positive number may be raised to an unknown power")
+        return
+    if not exponent.is_number or not exponent.is_real:
+        raise ParseError("unsupported exponent")
+    if abs(exponent) > MAX_EXPONENT:
+        raise ParseError("exponent too large")
+    if base.is_Rational and exponent.is_Rational:
+        if base == 0 and exponent < 0:
+            raise ParseError("division by zero")
+        if _digits(base) * abs(float(exponent)) > MAX_RESULT_DIGITS:
+            raise ParseError("power too large")
+
+
+def evaluate(expr: sp.Expr) -> sp.Expr:
+    """Evaluate an unevaluated tree exactly (numbers are rationals, never floats), bounded."""
+    if expr.is_Atom:
+        return expr
+    args = [evaluate(a) for a in expr.args]
+    if isinstance(expr, sp.Pow):
+        _check_power(args[0], args[1])
+    elif isinstance(expr, sp.factorial):
+        n = args[0]
+        if not (n.is_Integer and 0 <= n <= MAX_FACTORIAL):
+            raise ParseError("factorial needs a whole number up to 450")
+    result = expr.func(*args)
+    if result is sp.nan or result.has(sp.zoo, sp.oo, -sp.oo, sp.nan):
+        raise ParseError("undefined value (division by zero?)")
+    if result.is_Rational and _digits(result) > MAX_RESULT_DIGITS * 2:
+        raise ParseError("result too large")
+    return result
+
+
+def terminating_decimal(value: sp.Rational) -> bool:
+    q = int(value.q)
+    for prime in (2, 5):
+        while q % prime == 0:
+            q //= prime
+    return q == 1
+
+
+def decimal_string(value: sp.Rational) -> str:
+    if terminating_decimal(value):
+        return format(sp.Float(value, 40), "f").rstrip("0").rstrip(".")
+    return str(sp.Float(value, 10)).rstrip("0")
+
+
+def _scientific(value: sp.Integer) -> str:
+    digits = str(abs(int(value)))
+    sign = "-" if value < 0 else ""
+    stripped = digits.rstrip("0")
+    exponent = len(digits) - 1
+    if len(stripped) == 1:
+        return f"{sign}{stripped} × 10^{exponent}" if stripped != "1" else f"{sign}10^{exponent}"
+    mantissa = f"{stripped[0]}.{stripped[1:16]}"
+    exact = len(stripped) <= 16
+    return f"{'' if exact else '≈ '}{sign}{mantissa} × 10^{exponent}"
+
+
+def format_value(value: sp.Expr, decimals: bool = False) -> str:
+    """19/12 stays a fraction unless the problem itself used decimals; huge numbers shrink."""
+    value = sp.nsimplify(value) if value.is_Float else value
+    if value.is_Integer:
+        if len(str(abs(int(value)))) > MAX_PRINTED_DIGITS:
+            return _scientific(value)
+        return str(int(value))
+    if value.is_Rational:
+        if _digits(value) > MAX_PRINTED_DIGITS:
+            return f"≈ {sp.Float(value, 15)}"
+        if decimals and terminating_decimal(value):
+            return decimal_string(value)
+        return f"{value.p}/{value.q}"
+    return str(sp.sstr(value)).replace("**", "^")
+
+
+class _DecimalLatexPrinter(LatexPrinter):  # type: ignore[misc]
+    """Prints terminating rationals as decimals, for problems written with decimals."""
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        if terminating_decimal(expr):
+            return decimal_string(expr)
+        return str(super()._print_Rational(expr))
+
+
+def to_latex(expr: sp.Expr, decimals: bool = False) -> str:
+    """LaTeX in the order the student wrote it, decimals kept as decimals."""
+    if decimals:
+        return str(_DecimalLatexPrinter({"order": "none"}).doprint(expr))
+    return str(sp.latex(expr, order="none"))

@@ -1,0 +1,219 @@
+"""Turn what students, OCR and models write into one plain ASCII notation, losing nothing.
+
+Every rewrite here is a character-level translation (² → ^(2), ½ → (1/2), \\frac{a}{b} →
+((a)/(b))): anything that cannot be translated without guessing raises ParseError, so the
+reader abstains instead of dropping it. A number broken by an invisible character ("1\\u200b1")
+is one of those: silently joining it into 11 would be a guess.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+class ParseError(ValueError):
+    """The text is not something the symbolic reader accepts (it abstains)."""
+
+
+_INVISIBLE = "\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069\u061c\u00ad"
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
+_BROKEN_TOKEN = re.compile(f"[0-9A-Za-z.][{_INVISIBLE}]+[0-9A-Za-z.]")
+
+_SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿˣʸ", "0123456789+-()nxy", strict=True))
+_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789", strict=True))
+_VULGAR = {
+    "½": "1/2",
+    "⅓": "1/3",
+    "⅔": "2/3",
+    "¼": "1/4",
+    "¾": "3/4",
+    "⅕": "1/5",
+    "⅖": "2/5",
+    "⅗": "3/5",
+    "⅘": "4/5",
+    "⅙": "1/6",
+    "⅚": "5/6",
+    "⅐": "1/7",
+    "⅛": "1/8",
+    "⅜": "3/8",
+    "⅝": "5/8",
+    "⅞": "7/8",
+    "⅑": "1/9",
+    "⅒": "1/10",
+    "↉": "0/3",
+}
+_VULGAR_RE = re.compile(f"(\\d*)\\s*([{''.join(_VULGAR)}])")
+_SUPER_RE = re.compile(f"[{''.join(_SUPER)}]+")
+_SUB_RE = re.compile(f"[{''.join(_SUB)}]+")
+
+_SYMBOLS = {
+    "×": "*",
+    "·": "*",
+    "∙": "*",
+    "⋅": "*",
+    "÷": "/",
+    "⁄": "/",
+    "∕": "/",
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "√": " sqrt ",
+    "∛": " root_(3) ",
+    "∜": " root_(4) ",
+    "≤": "<=",
+    "⩽": "<=",
+    "≥": ">=",
+    "⩾": ">=",
+    "π": " pi ",
+    "∣": "|",
+    "º": "°",
+}
+
+# LaTeX commands with a plain translation; anything else unknown makes the reader abstain.
+_LATEX_WORDS = {
+    "cdot": "*",
+    "times": "*",
+    "div": "/",
+    "pm": "±",
+    "mp": "∓",
+    "le": "<=",
+    "leq": "<=",
+    "leqslant": "<=",
+    "ge": ">=",
+    "geq": ">=",
+    "geqslant": ">=",
+    "lt": "<",
+    "gt": ">",
+    "ne": "≠",
+    "neq": "≠",
+    "circ": "°",
+    "degree": "°",
+    "pi": " pi ",
+    "infty": "∞",
+    "lvert": "|",
+    "rvert": "|",
+    "vert": "|",
+    "mid": "|",
+    "ln": " ln ",
+    "lg": " lg ",
+    "log": " log",
+    "sin": " sin ",
+    "cos": " cos ",
+    "tan": " tan ",
+    "exp": " exp ",
+    "left": "",
+    "right": "",
+    "bigl": "",
+    "bigr": "",
+    "Bigl": "",
+    "Bigr": "",
+    "displaystyle": "",
+    "quad": " ",
+    "qquad": " ",
+    "in": "∈",
+    "emptyset": "∅",
+    "varnothing": "∅",
+    "therefore": " ",
+    "cup": "∪",
+}
+_LATEX_TEXT = {"text", "mathrm", "textbf", "mathbf", "operatorname", "textrm", "mbox", "boxed"}
+_LATEX_ESCAPES = {"{": "{", "}": "}", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "%": "%"}
+
+
+def _superscript(match: re.Match[str]) -> str:
+    return "^(" + "".join(_SUPER[c] for c in match.group(0)) + ")"
+
+
+def _vulgar(match: re.Match[str]) -> str:
+    whole, frac = match.group(1), _VULGAR[match.group(2)]
+    return f"({whole}+{frac})" if whole else f"({frac})"
+
+
+def _group(text: str, pos: int) -> tuple[str, int]:
+    """The {...} group (or single character) at `pos`, converted, and the position after it."""
+    while pos < len(text) and text[pos] == " ":
+        pos += 1
+    if pos >= len(text):
+        raise ParseError("a LaTeX command is missing its argument")
+    if text[pos] != "{":
+        if text[pos] == "\\":
+            m = re.match(r"\\[a-zA-Z]+", text[pos:])
+            if m:
+                return latex_to_plain(m.group(0)), pos + m.end()
+        return text[pos], pos + 1
+    depth = 0
+    for end in range(pos, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        if depth == 0:
+            return latex_to_plain(text[pos + 1 : end]), end + 1
+    raise ParseError("unbalanced braces")
+
+
+def latex_to_plain(text: str) -> str:
+    """\\frac, \\sqrt[n], \\log_{b}, \\left| ... into the plain notation the parsers read."""
+    out: list[str] = []
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch != "\\":
+            if ch in "^_" and pos + 1 < len(text) and text[pos + 1] == "{":
+                inner, pos = _group(text, pos + 1)
+                out.append(f"{ch}({inner})")
+                continue
+            out.append(ch)
+            pos += 1
+            continue
+        m = re.match(r"\\([a-zA-Z]+)", text[pos:])
+        if not m:
+            nxt = text[pos + 1 : pos + 2]
+            if nxt == "\\":
+                out.append("\n")
+            elif nxt in _LATEX_ESCAPES:
+                out.append(_LATEX_ESCAPES[nxt])
+            else:
+                raise ParseError(f"unknown LaTeX escape \\{nxt}")
+            pos += 2
+            continue
+        name, pos = m.group(1), pos + m.end()
+        if name in ("frac", "dfrac", "tfrac"):
+            num, pos = _group(text, pos)
+            den, pos = _group(text, pos)
+            out.append(f"(({num})/({den}))")
+        elif name == "sqrt":
+            index = None
+            if text[pos : pos + 1] == "[":
+                close = text.find("]", pos)
+                if close < 0:
+                    raise ParseError("unbalanced [")
+                index, pos = latex_to_plain(text[pos + 1 : close]), close + 1
+            arg, pos = _group(text, pos)
+            out.append(f" root_({index})({arg})" if index else f" sqrt({arg})")
+        elif name in _LATEX_TEXT:
+            arg, pos = _group(text, pos)
+            out.append(f" {arg} ")
+        elif name in _LATEX_WORDS:
+            out.append(_LATEX_WORDS[name])
+        else:
+            raise ParseError(f"unsupported LaTeX command \\{name}")
+    return "".join(out)
+
+
+_THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
+
+
+def normalize(text: str) -> str:
+    """Unicode, full-width, superscripts, vulgar fractions and LaTeX into plain ASCII math."""
+    if _BROKEN_TOKEN.search(text):
+        raise ParseError("an invisible character splits a number or a name")
+    text = _INVISIBLE_RE.sub("", text)
+    text = _VULGAR_RE.sub(_vulgar, text)
+    text = _SUPER_RE.sub(_superscript, text)
+    text = _SUB_RE.sub(lambda m: "_(" + "".join(_SUB[c] for c in m.group(0)) + ")", text)
+    text = unicodedata.normalize("NFKC", text)
+    for src, dst in _SYMBOLS.items():
+        text = text.replace(src, dst)
+    text = latex_to_plain(text)
+    text = re.sub(r"\^\s*\(?\s*°\s*\)?", "°", text)  # 30^\circ
+    text = text.replace("$", " ").replace("{", "(").replace("}", ")")
+    return _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)

@@ -1,0 +1,316 @@
+"""The words around the math: which question they ask, and whether they change the problem.
+
+Words that phrase a task ("solve", "what is", "求…的值") are read; words that carry mathematics
+the reader does not model ("even", "remainder", "at least", "最大") make it abstain, because
+dropping them would answer a different problem. Unrelated prose (an injected instruction) is
+ignored: it cannot change an equation, and the equation is checked by substitution anyway.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.symbolic.normalize import ParseError
+from app.symbolic.target import Target
+
+_CLAIM = re.compile(
+    r"(?:\b(?:the\s+|my\s+|our\s+|final\s+|correct\s+|student'?s?\s+)*(?:answer|result)s?"
+    r"\s*(?:is|are|was|:|=|should\s+be)"
+    r"|\bI\s+(?:got|get|think|found|believe)\b|\b(?:we|they|he|she)\s+(?:got|get|found)\b"
+    r"|答案\s*(?:是|为|：|:|=)|我的答案|结果\s*(?:是|为)|学生的?答案)"
+    r".*?(?:(?<=[^\d])\.(?=\s|$)|。|\n|$)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def strip_claims(text: str) -> str:
+    """'Solve 2x + 3 = 11. The answer is x = 5.' → 'Solve 2x + 3 = 11. '"""
+    return _CLAIM.sub(" ", text)
+
+
+_ASK_VALUE = re.compile(
+    r"(?:(?:what\s+is|what's|whats|find|determine|compute|calculate|evaluate|give)\s+"
+    r"(?:the\s+)?(?:exact\s+)?(?:numerical\s+)?(?:value\s+of\s+)?"
+    r"|(?:the\s+)?value\s+of\s+|\bthen\s+|求\s*|则\s*|那么\s*|计算\s*)$",
+    re.IGNORECASE,
+)
+_ASK_EXTREME = re.compile(
+    r"(?:(?:what\s+is|what's|whats|find|determine)\s+)?(?:the\s+)?"
+    r"(greatest|largest|biggest|maximum|least|smallest|minimum)\s+(?:possible\s+)?"
+    r"(?:value\s+of\s+)?$",
+    re.IGNORECASE,
+)
+_ASK_AFTER = re.compile(r"^\s*(?:的值|的最大值|的最小值)", re.IGNORECASE)
+_MAX_WORDS = {"greatest", "largest", "biggest", "maximum"}
+
+
+def target_before(gap: str) -> tuple[str, int] | None:
+    """The question phrase that ends right before an expression: (kind, its length)."""
+    m = _ASK_EXTREME.search(gap)
+    if m:
+        return ("max" if m.group(1).lower() in _MAX_WORDS else "min"), len(m.group(0))
+    m = _ASK_VALUE.search(gap)
+    if m:
+        return "value", len(m.group(0))
+    return None
+
+
+def target_after(rest: str) -> tuple[str, int] | None:
+    m = _ASK_AFTER.match(rest)
+    if not m:
+        return None
+    word = m.group(0).strip()
+    return {"的值": "value", "的最大值": "max", "的最小值": "min"}[word], len(m.group(0))
+
+
+_AGGREGATES = [
+    (
+        re.compile(
+            r"\b(sum|product)\s+of\s+(?:all\s+)?(?:the\s+)?(?:possible\s+)?(?:real\s+)?"
+            r"(?:solutions|roots|values\s+of\s+[a-z])\b",
+            re.IGNORECASE,
+        ),
+        None,
+    ),
+    (
+        re.compile(
+            r"\bhow\s+many\s+(?:real\s+)?(?:solutions|roots)\b"
+            r"|\bnumber\s+of\s+(?:real\s+)?(?:solutions|roots)\b",
+            re.IGNORECASE,
+        ),
+        "count",
+    ),
+    (re.compile(r"所有(?:实数)?(?:解|根)的和|两(?:个)?根之和"), "sum"),
+    (re.compile(r"所有(?:实数)?(?:解|根)的积|两(?:个)?根之积"), "product"),
+    (re.compile(r"(?:实数)?(?:解|根)的个数|有几个(?:实数)?(?:解|根)"), "count"),
+]
+
+
+def find_aggregate(text: str) -> tuple[Target | None, str]:
+    """'the sum of all solutions' → Target('sum'); the phrase is blanked out of the text."""
+    found: Target | None = None
+    for pattern, kind in _AGGREGATES:
+        for m in pattern.finditer(text):
+            if found is not None:
+                raise ParseError("two questions")
+            found = Target(kind or m.group(1).lower())
+            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return found, text
+
+
+# Words that carry mathematics this reader does not model: if one is left over, abstain.
+_MATH_WORDS = set(
+    [
+        "positive",
+        "negative",
+        "nonnegative",
+        "nonpositive",
+        "integer",
+        "integers",
+        "natural",
+        "whole",
+        "even",
+        "odd",
+        "prime",
+        "greater",
+        "less",
+        "more",
+        "fewer",
+        "than",
+        "least",
+        "most",
+        "greatest",
+        "largest",
+        "smallest",
+        "biggest",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+        "sum",
+        "product",
+        "difference",
+        "quotient",
+        "total",
+        "how",
+        "many",
+        "number",
+        "numbers",
+        "not",
+        "no",
+        "never",
+        "except",
+        "excluding",
+        "unless",
+        "only",
+        "between",
+        "interval",
+        "domain",
+        "range",
+        "degree",
+        "degrees",
+        "radian",
+        "radians",
+        "square",
+        "squared",
+        "cube",
+        "cubed",
+        "reciprocal",
+        "twice",
+        "double",
+        "triple",
+        "half",
+        "times",
+        "percent",
+        "percentage",
+        "mod",
+        "modulo",
+        "remainder",
+        "divided",
+        "divisible",
+        "plus",
+        "minus",
+        "multiplied",
+        "over",
+        "digit",
+        "digits",
+        "approximate",
+        "approximately",
+        "nearest",
+        "round",
+        "rounded",
+        "decimal",
+        "fraction",
+        "simplest",
+        "inverse",
+        "derivative",
+        "integral",
+        "limit",
+        "factor",
+        "factorise",
+        "factorize",
+        "factorized",
+        "expand",
+        "gcd",
+        "lcm",
+        "mean",
+        "average",
+        "median",
+        "function",
+        "complex",
+        "imaginary",
+        "rational",
+        "irrational",
+        "sequence",
+        "term",
+        "terms",
+        "series",
+        "probability",
+        "at",
+        "exceed",
+        "exceeds",
+        "below",
+        "above",
+        "nonzero",
+        "zero",
+        "distinct",
+        "different",
+        "unique",
+        "possible",
+        "consecutive",
+        "multiple",
+        "multiples",
+        "ratio",
+        "proportion",
+        "percent",
+        "interest",
+        "area",
+        "perimeter",
+        "volume",
+        "angle",
+        "triangle",
+        "circle",
+        "rectangle",
+        "sides",
+        "side",
+        "value",
+        "values",
+        "f",
+        "g",
+        "h",
+    ]
+)
+_CHINESE_INSTRUCTIONS = re.compile(
+    r"解方程组|解方程|方程组|方程|计算|求解|求|化简|的值|的解|等于|多少|是|为|已知|请|下列|结果|"
+    r"得数|若|如果|设|且|则|那么|满足|当|时|实数|的根|根"
+)
+_CHINESE_MATH = re.compile(
+    r"[正负整偶奇质素大小不最和积差商倍平立度个几范围区间非除余约倒均函值角边]"
+)
+_ALLOWED_PUNCTUATION = set(" \t\n,.;:?!'\"。，；：？！、“”‘’…")
+
+
+def leftover_is_harmless(leftover: str) -> bool:
+    """Only words and punctuation that do not change the mathematics are left."""
+    chinese = _CHINESE_INSTRUCTIONS.sub(" ", leftover)
+    if _CHINESE_MATH.search(chinese):
+        return False
+    for ch in chinese:
+        if not (ch.isalpha() or ch in _ALLOWED_PUNCTUATION or "\u3400" <= ch <= "\u9fff"):
+            return False
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", leftover)}
+    return not (words & _MATH_WORDS)
+
+
+_INSTRUCTION_WORDS = set(
+    [
+        "solve",
+        "for",
+        "calculate",
+        "compute",
+        "evaluate",
+        "simplify",
+        "find",
+        "what",
+        "whats",
+        "is",
+        "the",
+        "value",
+        "of",
+        "if",
+        "then",
+        "and",
+        "answer",
+        "equation",
+        "result",
+        "given",
+        "work",
+        "out",
+        "determine",
+        "please",
+        "a",
+        "an",
+        "to",
+        "equals",
+        "equal",
+        "expression",
+    ]
+)
+_ASK_WORDS = re.compile(
+    r"(?:what\s+is|what's|calculate|compute|evaluate|simplify|work\s+out|计算|求|化简)\s*$",
+    re.IGNORECASE,
+)
+
+
+def accepts_arithmetic(leftover: str, span: str, text: str) -> bool:
+    """Arithmetic only when it is plainly the question: nothing but instructions around it,
+    or an explicit ask ("what is 17*23?", "17*23 = ?"). "3/4 of the class" is a word problem."""
+    rest = _CHINESE_INSTRUCTIONS.sub(" ", leftover)
+    if re.search(r"[\u3400-\u9fff]", rest) is None:
+        words = {w.lower() for w in re.findall(r"[A-Za-z']+", rest)}
+        if words <= _INSTRUCTION_WORDS:
+            return True
+    if not span:
+        return True  # read from an explicit question ("what is ...")
+    before = text[: text.find(span)] if span in text else ""
+    return span.rstrip().endswith("=") or bool(_ASK_WORDS.search(before))

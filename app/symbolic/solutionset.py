@@ -1,0 +1,191 @@
+"""The complete real solution set of a problem, every member verified by substitution.
+
+sympy proposes (polynomial roots, linsolve, solveset over the reals); each proposed solution is
+then substituted back into every equation *as written* and into every condition, and kept only
+if all hold exactly with every sub-expression real (√ of a negative, log of 0: extraneous).
+Whatever cannot be made certain — an infinite set, a ConditionSet, a check sympy cannot decide —
+is None, and the caller abstains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from app.symbolic.evaluation import evaluate
+from app.symbolic.normalize import ParseError
+from app.symbolic.problem import MathProblem
+
+MAX_POLY_DEGREE = 4
+Assignment = dict[sp.Symbol, sp.Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class SolutionSet:
+    kind: str  # finite | all
+    assignments: tuple[Assignment, ...] = ()
+    complex_only: bool = False  # no real solution, though complex ones exist (x^2 + 1 = 0)
+    repeated_root: bool = False  # (x - 2)^2 = 0: "sum of the roots" is ambiguous
+
+
+def _is_zero(value: sp.Expr) -> bool | None:
+    if value == 0:
+        return True
+    if value.is_number and value.is_zero is False:
+        return False
+    simplified = sp.simplify(value)
+    if simplified == 0:
+        return True
+    return False if simplified.is_zero is False else None
+
+
+def _all_real(expr: sp.Expr) -> bool | None:
+    """Every sub-expression of an evaluated tree is real (no √ of a negative, no log of -1)."""
+    if expr.is_Atom:
+        return True if expr.is_real or expr.is_Symbol else expr.is_real
+    for arg in expr.args:
+        ok = _all_real(arg)
+        if ok is not True:
+            return ok
+    value = evaluate(expr)
+    return True if value.is_real else value.is_real
+
+
+def satisfies(problem: MathProblem, assignment: Assignment) -> bool | None:
+    """Does the assignment satisfy every equation and condition, within the real numbers?"""
+    for eq in problem.equations:
+        for side in (eq.lhs, eq.rhs):
+            real = _all_real(side.xreplace(assignment))
+            if real is not True:
+                return real
+        verdict = _is_zero(
+            evaluate(eq.lhs.xreplace(assignment)) - evaluate(eq.rhs.xreplace(assignment))
+        )
+        if verdict is not True:
+            return verdict
+    for condition in problem.conditions:
+        holds = condition.holds(assignment)
+        if holds is not True:
+            return holds
+    return True
+
+
+Proposal = tuple[str, list[sp.Expr], bool, bool]
+
+
+def _propose_single(problem: MathProblem, residual: sp.Expr, x: sp.Symbol) -> Proposal | None:
+    """(kind, candidates, complex_only, repeated) for one equation in one unknown."""
+    try:
+        poly = sp.Poly(residual, x)
+        polynomial = not poly.free_symbols - {x}
+    except sp.PolynomialError:
+        polynomial = False
+    if polynomial:
+        degree = poly.degree()
+        if degree <= 0:
+            return ("all" if poly.is_zero else "finite"), [], False, False
+        if degree > MAX_POLY_DEGREE:
+            return None
+        roots = sp.roots(poly, x)
+        if sum(roots.values()) != degree:
+            return None
+        real = [r for r in roots if r.is_real]
+        if any(r.is_real is None for r in roots):
+            return None
+        return "finite", real, not real, any(m > 1 for r, m in roots.items() if r.is_real)
+    domain: sp.Set = sp.S.Reals
+    for condition in problem.conditions:
+        subset = condition.as_set()
+        if subset is not None:
+            domain = sp.Intersection(domain, subset)
+    found = sp.solveset(residual, x, domain)
+    if found == domain and domain == sp.S.Reals:
+        return "all", [], False, False
+    if isinstance(found, sp.FiniteSet):
+        return "finite", list(found), False, False
+    if found is sp.S.EmptySet:
+        return "finite", [], False, False
+    return None  # ImageSet, ConditionSet, intervals: not a set we can verify point by point
+
+
+def solve_problem_set(problem: MathProblem) -> SolutionSet | None:
+    """The verified real solution set, or None when it cannot be known for certain."""
+    try:
+        return _solve(problem)
+    except (ParseError, TypeError, ValueError, ZeroDivisionError, NotImplementedError):
+        return None
+
+
+def _solve(problem: MathProblem) -> SolutionSet | None:
+    variables = problem.variables
+    residuals = [evaluate(eq.lhs) - evaluate(eq.rhs) for eq in problem.equations]
+    complex_only = repeated = False
+    if len(variables) == 1:
+        proposal = _propose_single(problem, residuals[0], variables[0])
+        if proposal is None:
+            return None
+        kind, values, complex_only, repeated = proposal
+        if kind == "all":
+            return None if problem.conditions else SolutionSet("all")
+        candidates: list[Assignment] = [{variables[0]: v} for v in values]
+    else:
+        for residual in residuals:
+            try:
+                if sp.Poly(residual, *variables).total_degree() > 1:
+                    return None  # non-linear systems are left to a model
+            except sp.PolynomialError:
+                return None
+        found = sp.linsolve(residuals, variables)
+        if not isinstance(found, sp.FiniteSet):
+            return None
+        candidates = []
+        for values in found:
+            if any(v.free_symbols for v in values):
+                return None  # infinitely many solutions
+            candidates.append(dict(zip(variables, values, strict=True)))
+    verified = []
+    for assignment in candidates:
+        ok = satisfies(problem, assignment)
+        if ok is None:
+            return None
+        if ok:
+            verified.append(assignment)
+    return SolutionSet("finite", tuple(verified), complex_only and not verified, repeated)
+
+
+def target_values(problem: MathProblem, solutions: SolutionSet) -> list[sp.Expr] | None:
+    """The answer to a non-default question as exact values, or None (then abstain)."""
+    target = problem.target
+    if solutions.kind != "finite":
+        return None
+    if target.kind == "count":
+        return [sp.Integer(len(solutions.assignments))]
+    if not solutions.assignments:
+        return None
+    if target.kind in ("sum", "product"):
+        if solutions.repeated_root:
+            return None  # with or without multiplicity?
+        (x,) = problem.variables
+        values = [a[x] for a in solutions.assignments]
+        total = sp.Add(*values) if target.kind == "sum" else sp.Mul(*values)
+        return [sp.simplify(total)]
+    assert target.expression is not None
+    distinct: list[sp.Expr] = []
+    for assignment in solutions.assignments:
+        expr = target.expression.xreplace(assignment)
+        if _all_real(expr) is not True:
+            return None
+        value = sp.simplify(evaluate(expr))
+        if not any(_is_zero(value - d) for d in distinct):
+            distinct.append(value)
+    if target.kind == "value":
+        return distinct if len(distinct) == 1 else None
+    best = distinct[0]
+    for value in distinct[1:]:
+        bigger = (value - best).is_positive
+        if bigger is None:
+            return None
+        if bigger == (target.kind == "max"):
+            best = value
+    return [best]
