@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
 from redis.asyncio import Redis
@@ -20,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.ratelimit import MemoryRateLimiter, RateLimiter, RedisRateLimiter
 from app.db.migrate import upgrade_async
+from app.db.repositories.outbox import staged_jobs
 from app.db.session import create_engine, create_sessionmaker
 from app.llm.base import ModelClient
 from app.llm.budget import Budget, InMemoryBudget, RedisBudget
@@ -35,6 +35,7 @@ from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
 from app.verification.spot_check_sampling import SpotCheckRates
+from app.worker.context import open_job_context
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
@@ -58,6 +59,18 @@ class Resources:
     authenticator: KeyAuthenticator
     rate_limiter: RateLimiter
     provider_counts: ProviderResultCounts
+
+
+@asynccontextmanager
+async def unit_of_work(resources: Resources) -> AsyncIterator[AsyncSession]:
+    """One transaction, owned by the caller of a use case (the request dependency, the CLI):
+    committed when the block succeeds, rolled back otherwise; once committed, the outbox relay
+    is woken if the use case staged follow-up jobs, so they go out at once."""
+    async with resources.sessionmaker() as session:
+        yield session
+        await session.commit()
+        if staged_jobs(session):
+            resources.outbox.kick()
 
 
 def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
@@ -158,17 +171,16 @@ async def open_resources(
             top_k=settings.retrieval.top_k,
             calibrator=load_calibrator(settings.verify.calibration_path),
         )
-        worker_ctx: dict[str, Any] = {
-            "sessionmaker": sessionmaker,
-            "registry": registry,
-            "settings": settings,
-            "sandbox": sandbox,
-        }
         queue: TaskQueue
         if settings.redis.url:
             queue = ArqQueue.from_url(settings.redis.url, settings.redis.queue_name)
         else:
-            queue = InProcessQueue(TASKS, worker_ctx, max_tries=settings.worker.max_tries)
+            queue = InProcessQueue(TASKS, max_tries=settings.worker.max_tries)
+        jobs = await open_job_context(
+            settings, stack, queue, sessionmaker=sessionmaker, providers=(sandbox, registry)
+        )
+        if isinstance(queue, InProcessQueue):
+            queue.bind(jobs)
         stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
         yield Resources(
             settings=settings,
@@ -177,7 +189,7 @@ async def open_resources(
             sandbox=sandbox,
             budget=budget,
             registry=registry,
-            graph=build_graph(settings.verify),
+            graph=build_graph(),
             pipeline=pipeline,
             queue=queue,
             ocr=ocr,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 
 import httpx
 import pytest
@@ -69,7 +68,7 @@ def verify_settings() -> VerifySettings:
 
 @pytest.fixture(scope="session")
 def graph(verify_settings: VerifySettings):
-    return build_graph(verify_settings)
+    return build_graph()
 
 
 @pytest.fixture
@@ -161,7 +160,9 @@ async def session(services: Resources) -> AsyncIterator[AsyncSession]:
 @pytest.fixture
 async def client(app: FastAPI, session: AsyncSession) -> AsyncIterator[httpx.AsyncClient]:
     async def test_session() -> AsyncIterator[AsyncSession]:
+        # As the real dependency: commit (here: release the test's savepoint) after the handler.
         yield session
+        await session.commit()
 
     app.dependency_overrides[get_session] = test_session
     transport = httpx.ASGITransport(app=app)

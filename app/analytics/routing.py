@@ -1,4 +1,4 @@
-"""Data-driven routing (seed §6): once a subject has enough evaluated answers, SOLVE asks the
+"""Data-driven routing (design-notes §6): once a subject has enough evaluated answers, SOLVE asks the
 provider with the best verified rate first; until then, the static order stands."""
 
 from __future__ import annotations

@@ -8,20 +8,23 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.resources import Resources
+from app.resources import Resources, unit_of_work
 
 
 def get_services(request: Request) -> Resources:
-    return request.app.state.services
+    services: Resources = request.app.state.services
+    return services
 
 
 ServicesDep = Annotated[Resources, Depends(get_services)]
 
 
 async def get_session(services: ServicesDep) -> AsyncIterator[AsyncSession]:
-    # Uncommitted work is rolled back when the session closes (errors, early returns).
-    async with services.sessionmaker() as session:
+    """The request owns the transaction: committed when the handler returns, rolled back when
+    it raises. `scope="function"` ends it before the response is sent, so a 201 is never
+    sent for rows that failed to commit."""
+    async with unit_of_work(services) as session:
         yield session
 
 
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]

@@ -17,7 +17,6 @@ from app.services.scans import (
     UnreadableInput,
     scan_out,
     solution_response,
-    stage_followups,
     submit_scan,
 )
 
@@ -100,11 +99,6 @@ async def create_scan(
         )
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
-    # The follow-up jobs are written in the scan's own transaction (the outbox): once the 201
-    # is sent, the evaluation cannot be lost, even if Redis is down right now.
-    await stage_followups(services, session, solution)
-    await session.commit()
-    services.outbox.kick()
     return solution_response(scan, solution)
 
 

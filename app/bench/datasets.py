@@ -1,4 +1,4 @@
-"""Benchmark datasets: grounded QA with cited evidence (the seed's schema) and math candidates.
+"""Benchmark datasets: grounded QA with cited evidence (the design's schema) and math candidates.
 
 Grounded QA: id, question, gold_answer, evidence[] {evidence_id, title?, text, source?},
 gold_citations[] {evidence_id, span?}. Math: id, problem, gold_answer, candidates[] {source,

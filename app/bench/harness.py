@@ -1,4 +1,4 @@
-"""`bench verifiers`: run a pattern over a dataset, resumably, and write the seed's artifacts.
+"""`bench verifiers`: run a pattern over a dataset, resumably, and write the design's artifacts.
 
 results.jsonl gets one record per example as soon as it is done; a rerun with the same
 out-dir skips the examples already there. summary.json and plots/ are rebuilt from the full

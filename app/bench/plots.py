@@ -1,4 +1,4 @@
-"""The four standard plots (seed: verifier-benchmark-harness.md), as PNGs."""
+"""The four standard plots (seed: design-notes, benchmark harness), as PNGs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-provider request budgets (seed §9: e.g. Flash-Lite 15 RPM / 1000 RPD).
+"""Per-provider request budgets (design-notes §9: e.g. Flash-Lite 15 RPM / 1000 RPD).
 
 A budget is checked before every request, retries included. Windows are fixed (the current
 UTC minute and day), kept in Redis when configured — so every API and worker process shares

@@ -49,7 +49,7 @@ class RateLimited(ProviderError):
 
 
 class BudgetExhausted(ProviderError):
-    """Our own RPM/RPD budget refused the call before it was made (seed §9)."""
+    """Our own RPM/RPD budget refused the call before it was made (design-notes §9)."""
 
     def __init__(self, provider: str, message: str, *, resets_at: datetime) -> None:
         super().__init__(provider, message)

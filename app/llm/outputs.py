@@ -30,7 +30,7 @@ class SolveOutput(BaseModel):
 
 
 class QuickVerifyOutput(BaseModel):
-    """The seed's quick_verify JSON (multi-model-evaluation-design.md §3)."""
+    """the design's quick_verify JSON (design-notes §3)."""
 
     independent_answer: str | None = None
     is_correct: bool | None = None

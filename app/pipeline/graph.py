@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -16,10 +14,9 @@ from app.pipeline.nodes.retrieve import retrieve
 from app.pipeline.nodes.solve import solve
 from app.pipeline.routing import route_after_ocr, route_after_solve, should_retry_after_verify
 from app.pipeline.state import SolveState
-from app.settings import VerifySettings
 
 
-def build_graph(verify: VerifySettings) -> CompiledStateGraph:
+def build_graph() -> CompiledStateGraph:
     graph = StateGraph(SolveState, context_schema=PipelineContext)
     graph.add_node("ocr", ocr)
     graph.add_node("analyze", analyze)
@@ -33,12 +30,7 @@ def build_graph(verify: VerifySettings) -> CompiledStateGraph:
     graph.add_edge("analyze", "retrieve")
     graph.add_edge("retrieve", "solve")
     graph.add_conditional_edges("solve", route_after_solve, ["quick_verify", "enrich"])
-    retry = partial(
-        should_retry_after_verify,
-        verified_threshold=verify.verified_threshold,
-        max_attempts=verify.max_attempts,
-    )
-    graph.add_conditional_edges("quick_verify", retry, ["solve", "enrich"])
+    graph.add_conditional_edges("quick_verify", should_retry_after_verify, ["solve", "enrich"])
     graph.add_edge("enrich", END)
     return graph.compile(name="solve_and_verify")
 

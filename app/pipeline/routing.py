@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from typing import Literal
 
+from langgraph.runtime import Runtime
+
+from app.pipeline.badge import is_verified
+from app.pipeline.context import PipelineContext
 from app.pipeline.state import SolveState
 
 
 def should_retry_after_verify(
-    state: SolveState, verified_threshold: float = 0.8, max_attempts: int = 2
+    state: SolveState, runtime: Runtime[PipelineContext]
 ) -> Literal["enrich", "solve"]:
-    """The seed's edge (multi-model-evaluation-design.md §3), thresholds from settings."""
-    if state.verify_passed and state.verify_confidence >= verified_threshold:
+    """The design's retry edge (docs/design-notes.md, "retry edge"); thresholds are read from
+    the run's context, so a changed setting applies to the next run."""
+    verify = runtime.context.verify
+    if is_verified(state, verify):
         return "enrich"  # answer verified correct
     if state.verify_passed is None:
         return "enrich"  # timeout/skip: proceed without verification
-    if state.attempt_count < max_attempts:
+    if state.attempt_count < verify.max_attempts:
         return "solve"  # failed verification: retry with a different provider
     return "enrich"  # max retries reached: return with a caution flag
 

@@ -1,4 +1,4 @@
-"""SolveState: what flows through the graph (the seed's verify_* fields plus the rest)."""
+"""SolveState: what flows through the graph (the design's verify_* fields plus the rest)."""
 
 from __future__ import annotations
 

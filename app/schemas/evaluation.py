@@ -1,4 +1,5 @@
-"""The deep evaluation stored in solutions.deep_evaluation (seed §4: six dimensions)."""
+"""The deep evaluation stored in solutions.deep_evaluation (design-notes §4: five scored
+dimensions and their weighted overall)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Submit a scan: run the pipeline, then stage the rows. The caller commits."""
+"""Submit a scan: run the pipeline, add its rows and stage its follow-up jobs. The caller owns
+the transaction (`app.resources.unit_of_work`): it commits and wakes the outbox relay."""
 
 from __future__ import annotations
 
@@ -51,6 +52,9 @@ async def submit_scan(
     scan, solution, verifications = _rows(result, image)
     scan.tenant = tenant
     ScanRepository(session).add_all(scan, solution, verifications)
+    # The follow-up jobs are written in the scan's own transaction (the outbox): once it is
+    # committed the evaluation cannot be lost, even if Redis is down right now.
+    await stage_followups(services, session, solution)
     return scan, solution
 
 

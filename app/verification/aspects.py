@@ -1,4 +1,4 @@
-"""MAV aspect verifiers (mav-paper.txt, Appendix A): base model × aspect × strategy.
+"""MAV aspect verifiers (design-notes, MAV, Appendix A): base model × aspect × strategy.
 
 Each verifier answers with "FINAL VERIFICATION ANSWER: True/False". As in the official code, a
 verifier whose reply has no such line (the strategies that think out loud) is asked a second,

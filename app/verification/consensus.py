@@ -1,4 +1,4 @@
-"""DELLM's consensus cascade (dellm-verifier-block.md, ConsensusBuilder.build_consensus).
+"""DELLM's consensus cascade (design-notes, DELLM, ConsensusBuilder.build_consensus).
 
 1. normalized exact match held by ≥ 60% of the answers;
 2. semantic groups — math equivalence for math answers, similarity ≥ 0.9 (an LLM or embedding
@@ -54,7 +54,7 @@ class ConsensusResult:
 
 
 def normalize_answer(answer: str) -> str:
-    """The seed's normalizer (whitespace, case, $ and thousands commas), keeping decimal points:
+    """the design's normalizer (whitespace, case, $ and thousands commas), keeping decimal points:
     6,288.95 and $6288.95 match, but 6.5 is not 65."""
     text = " ".join(answer.split()).lower().replace("$", "")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
@@ -84,7 +84,7 @@ Similarity score:"""
 
 
 def llm_similarity(client: ModelClient) -> Similarity:
-    """The seed's LLM similarity scorer; an unreadable reply counts as "different" (0.0)."""
+    """the design's LLM similarity scorer; an unreadable reply counts as "different" (0.0)."""
 
     async def score(a: str, b: str) -> float:
         prompt = SIMILARITY_PROMPT.format(a=wrap("answer_a", a), b=wrap("answer_b", b))

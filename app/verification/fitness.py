@@ -1,4 +1,4 @@
-"""Provider fitness deltas (dellm-verifier-block.md, calculate_fitness_delta), kept exactly."""
+"""Provider fitness deltas (design-notes, DELLM, calculate_fitness_delta), kept exactly."""
 
 from __future__ import annotations
 
@@ -46,6 +46,3 @@ def fitness_delta(
         confidence_penalty=-0.01 if overconfident else 0.0,
     )
 
-
-def apply_delta(fitness: float, delta: FitnessDelta) -> float:
-    return min(1.0, max(0.0, round(fitness + delta.total, 6)))

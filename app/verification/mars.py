@@ -1,4 +1,4 @@
-"""MARS cross-agent verification (mars-verification.md).
+"""MARS cross-agent verification (design-notes, MARS).
 
 Every agent verifies every other agent's solution for `num_verification_rounds` rounds and
 gives a 0–1 score with feedback; a solution's score is the average. Below
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from app.llm.base import ModelClient
 from app.llm.delimit import wrap
 from app.llm.errors import ProviderError
-from app.llm.structured import coerce_probability, extract_json, salvage_string_field
 from app.llm.outputs import SolveOutput, schema_of
+from app.llm.structured import coerce_probability, extract_json, salvage_string_field
 from app.llm.types import Message
 
 SCORE_PROMPT = """You are verifying another agent's solution. Score it from 0.0 to 1.0 for
@@ -85,7 +85,7 @@ async def custom_verify(
     is_valid_format: Callable[[str], bool],
     is_complete: Callable[[str, str], bool],
 ) -> float:
-    """The seed's cascade: broken domain rule 0.0, bad format 0.2, incomplete 0.5, else 0.9.
+    """the design's cascade: broken domain rule 0.0, bad format 0.2, incomplete 0.5, else 0.9.
     A rule that cannot decide (None) does not fail the answer."""
     if await rules(answer) is False:
         return 0.0

@@ -1,4 +1,4 @@
-"""Tier-3 spot-check sampling (dellm-verifier-block.md, "When to spot-check").
+"""Tier-3 spot-check sampling (design-notes, DELLM, "When to spot-check").
 
 Random 10% of everything; 100% of high-stakes subjects; 50% when the confidence is below
 0.75; 20% of a provider's first 100 results; every result flagged uncertain. The highest

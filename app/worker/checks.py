@@ -1,4 +1,4 @@
-"""Tier-2 consensus checks and tier-3 spot checks (dellm-verifier-block.md), as worker tasks.
+"""Tier-2 consensus checks and tier-3 spot checks (design-notes, DELLM), as worker tasks.
 
 Both run after the response, on a stored solution, and store every verdict as a row in
 `verifications` (tier "consensus" / "spot") once: a redelivered job finds its rows and stops.
@@ -21,15 +21,16 @@ from app.db.models import Solution, VerificationRecord
 from app.db.repositories.fitness import FitnessRepository
 from app.db.repositories.scans import ScanRepository
 from app.llm.errors import ProviderError
+from app.llm.outputs import SolveOutput, schema_of
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
-from app.llm.outputs import SolveOutput, schema_of
 from app.pipeline.prompts import solve as solve_prompts
 from app.verification.aspects import DEFAULT_MATH_SET, build_panel
 from app.verification.consensus import ConsensusBuilder, NodeAnswer
 from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.panel import run_panel
 from app.verification.verdict import Verdict
+from app.worker.context import job_context
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ async def _unchecked(
 ) -> AsyncIterator[tuple[AsyncSession, ScanRepository, Solution, str | None]]:
     """A session with the stored solution, or the reason to skip (no answer; already checked:
     a redelivered job stores nothing twice)."""
-    async with ctx["sessionmaker"]() as session:
+    async with job_context(ctx).sessionmaker() as session:
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
         skip = None
@@ -105,9 +106,9 @@ async def _independent_answer(
 async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
     """Other providers solve independently; the DELLM cascade (weighted by fitness) decides;
     the verdict on the returned answer is stored with every answer seen, and an agreed
-    outcome moves each answering provider's fitness by the seed's deltas."""
-    registry: ProviderRegistry = ctx["registry"]
-    verify = ctx["settings"].verify
+    outcome moves each answering provider's fitness by the design's deltas."""
+    jobs = job_context(ctx)
+    registry, verify = jobs.registry, jobs.settings.verify
     async with _unchecked(ctx, solution_id, "consensus") as (session, repo, solution, skip):
         if skip:
             return skip
@@ -130,7 +131,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         nodes = [NodeAnswer(a.provider, a.answer, weights[a.provider]) for a in answers]
         arbiter = registry.verifier_for(solution.provider)
         builder = ConsensusBuilder(
-            equivalent=ctx["sandbox"].equivalent,
+            equivalent=jobs.sandbox.equivalent,
             arbiter=registry.get(arbiter, "verify") if arbiter else None,
             exact_threshold=verify.consensus_exact,
             semantic_threshold=verify.consensus_semantic,
@@ -180,8 +181,8 @@ def _spot_verifier(registry: ProviderRegistry, solver: str | None) -> str | None
 
 async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") -> str:
     """A MAV aspect panel on the stored answer; every aspect verdict is a row."""
-    registry: ProviderRegistry = ctx["registry"]
-    verify = ctx["settings"].verify
+    jobs = job_context(ctx)
+    registry, verify = jobs.registry, jobs.settings.verify
     async with _unchecked(ctx, solution_id, "spot") as (session, repo, solution, skip):
         if skip:
             return skip

@@ -1,22 +1,54 @@
 """Where background jobs go: Redis + arq when configured, in-process asyncio tasks otherwise.
 
-Both honour a caller-chosen job id, so the same job enqueued twice runs once.
+Both honour a caller-chosen job id, so the same job enqueued twice runs once, and both follow
+one retry contract: a task that raises `RetryLater` runs again after its delay (until the
+job's tries are used up); any other exception fails the job, logged with its id.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from arq import ArqRedis, create_pool
+from arq import ArqRedis, Retry, create_pool
 from arq.connections import RedisSettings
+
+from app.worker.context import JOB_CONTEXT_KEY, JobContext
 
 log = logging.getLogger(__name__)
 
 Task = Callable[..., Awaitable[Any]]
+
+
+class RetryLater(Exception):
+    """Raised by a task whose failure is worth another try (an unreadable model reply, a
+    transient outage): the queue runs the job again after `delay_s`."""
+
+    def __init__(self, reason: str, delay_s: float = 5.0) -> None:
+        super().__init__(reason)
+        self.delay_s = delay_s
+
+
+def for_arq(task: Task) -> Task:
+    """The task as arq runs it: `RetryLater` becomes arq's `Retry`, other errors are logged
+    with the job id and fail the job (arq does not retry them)."""
+
+    @functools.wraps(task)
+    async def run(ctx: dict[str, Any], *args: Any) -> Any:
+        try:
+            return await task(ctx, *args)
+        except RetryLater as exc:
+            log.warning("job %s: %s; retrying in %.0fs", ctx.get("job_id"), exc, exc.delay_s)
+            raise Retry(defer=exc.delay_s) from exc
+        except Exception:
+            log.exception("job %s failed", ctx.get("job_id"))
+            raise
+
+    return run
 
 
 class TaskQueue(Protocol):
@@ -32,7 +64,8 @@ class TaskQueue(Protocol):
 
 
 class InProcessQueue:
-    """Runs tasks as asyncio tasks in this process, with retries; drained on close.
+    """Runs tasks as asyncio tasks in this process, retried on `RetryLater`; drained on close.
+    `bind` gives it the JobContext its tasks receive (the context names the queue, too).
 
     A job id is refused while that job is queued or running; afterwards the task's own
     idempotence (e.g. "store the evaluation only if there is none") takes over, so the set of
@@ -42,16 +75,13 @@ class InProcessQueue:
     def __init__(
         self,
         tasks: Mapping[str, Task],
-        ctx: dict[str, Any],
         *,
         max_tries: int = 3,
-        retry_delay_s: float = 1.0,
         concurrency: int = 2,
     ) -> None:
         self.tasks = dict(tasks)
-        self.ctx = {**ctx, "queue": self}
+        self.context: JobContext | None = None
         self.max_tries = max_tries
-        self.retry_delay_s = retry_delay_s
         self._seen: set[str] = set()
         self._running: set[asyncio.Task[Any]] = set()
         self._deferred: set[asyncio.Task[Any]] = set()
@@ -79,22 +109,31 @@ class InProcessQueue:
         running.add_done_callback(lambda _: self._seen.discard(job_id))
         return True
 
+    def bind(self, context: JobContext) -> None:
+        self.context = context
+
     async def _run(
         self, task: str, args: tuple[Any, ...], job_id: str, defer_until: datetime | None
     ) -> Any:
         if defer_until is not None:
             await asyncio.sleep(max(0.0, (defer_until - datetime.now(UTC)).total_seconds()))
-            self._deferred.discard(asyncio.current_task())  # type: ignore[arg-type]
+            current = asyncio.current_task()
+            if current is not None:
+                self._deferred.discard(current)
         for attempt in range(1, self.max_tries + 1):
+            ctx = {JOB_CONTEXT_KEY: self.context, "job_id": job_id, "job_try": attempt}
             try:
                 async with self._slots:
-                    return await self.tasks[task]({**self.ctx, "job_try": attempt}, *args)
-            except Exception:
+                    return await self.tasks[task](ctx, *args)
+            except RetryLater as exc:
                 if attempt == self.max_tries:
-                    log.exception("job %s failed after %d tries", job_id, attempt)
+                    log.error("job %s failed after %d tries: %s", job_id, attempt, exc)
                     return None
-                log.warning("job %s failed (try %d), retrying", job_id, attempt, exc_info=True)
-                await asyncio.sleep(self.retry_delay_s * 2 ** (attempt - 1))
+                log.warning("job %s: %s; retrying in %.0fs", job_id, exc, exc.delay_s)
+                await asyncio.sleep(exc.delay_s)
+            except Exception:
+                log.exception("job %s failed", job_id)
+                return None
         return None
 
     async def join(self) -> None:

@@ -9,36 +9,25 @@ from typing import Any
 from arq import cron, func
 from arq.connections import RedisSettings
 
-from app.db.session import create_engine, create_sessionmaker
 from app.settings import get_settings
+from app.worker.context import JOB_CONTEXT_KEY, open_job_context
 from app.worker.outbox import OutboxRelay
-from app.worker.queue import ArqQueue
+from app.worker.queue import ArqQueue, for_arq
 from app.worker.tasks import TASKS
 
 
 async def startup(ctx: dict[str, Any]) -> None:
-    from app.resources import open_providers
-
     settings = get_settings()
     stack = AsyncExitStack()
-    engine = create_engine(settings.database)
-    stack.push_async_callback(engine.dispose)
-    sandbox, _, registry = await open_providers(settings, stack)
-    sessionmaker = create_sessionmaker(engine)
     queue = ArqQueue(ctx["redis"], settings.redis.queue_name)
+    jobs = await open_job_context(settings, stack, queue)
     # Workers relay the outbox too, so jobs staged by a server that has since gone away
     # are still delivered.
-    relay = OutboxRelay.from_settings(sessionmaker, queue, settings.worker)
+    relay = OutboxRelay.from_settings(jobs.sessionmaker, queue, settings.worker)
     relaying = asyncio.create_task(relay.run())
     stack.push_async_callback(_cancel, relaying)
-    ctx.update(
-        settings=settings,
-        stack=stack,
-        sessionmaker=sessionmaker,
-        registry=registry,
-        sandbox=sandbox,
-        queue=queue,
-    )
+    ctx["stack"] = stack
+    ctx[JOB_CONTEXT_KEY] = jobs
 
 
 async def shutdown(ctx: dict[str, Any]) -> None:
@@ -56,11 +45,14 @@ def worker_settings() -> dict[str, Any]:
         raise RuntimeError("SOLVEVERIFY_REDIS_URL is not set: the server runs jobs in-process")
     return {
         "functions": [
-            func(f, name=name, max_tries=settings.worker.max_tries) for name, f in TASKS.items()
+            func(for_arq(f), name=name, max_tries=settings.worker.max_tries)
+            for name, f in TASKS.items()
         ],
         # Daily recalibration at 03:00 UTC from the accumulated validated outcomes.
         "cron_jobs": [
-            cron(TASKS["recalibrate"], name="recalibrate", hour={3}, minute={0}, unique=True)
+            cron(
+                for_arq(TASKS["recalibrate"]), name="recalibrate", hour={3}, minute={0}, unique=True
+            )
         ],
         "on_startup": startup,
         "on_shutdown": shutdown,

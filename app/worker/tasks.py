@@ -1,8 +1,5 @@
-"""Background tasks, arq-style: `async def task(ctx, ...)`; ctx carries the clients.
-
-ctx keys: "sessionmaker", "registry", "settings", "queue" (made in the arq worker's startup,
-or by the in-process queue).
-"""
+"""Background tasks, arq-style: `async def task(ctx, ...)`; `job_context(ctx)` carries the
+clients (app.worker.context), whichever queue runs the job."""
 
 from __future__ import annotations
 
@@ -14,11 +11,12 @@ from pydantic import ValidationError
 
 from app.db.repositories.scans import ScanRepository
 from app.llm.errors import BudgetExhausted
-from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
 from app.schemas.evaluation import DeepEvaluation
 from app.worker.checks import consensus_check, spot_check
+from app.worker.context import job_context
+from app.worker.queue import RetryLater
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +30,10 @@ def overall(scores: dict[str, float], weights: dict[str, float]) -> float:
 
 
 async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
-    """Seed §4: score a stored solution on six dimensions and store it once."""
-    registry: ProviderRegistry = ctx["registry"]
-    async with ctx["sessionmaker"]() as session:
+    """Score a stored solution on the evaluation dimensions (DIMENSIONS) and store it once."""
+    jobs = job_context(ctx)
+    registry = jobs.registry
+    async with jobs.sessionmaker() as session:
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
         await session.commit()  # no read transaction held across the model call (see checks.py)
@@ -68,18 +67,18 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
             scores = {d: float(data[d]) for d in DIMENSIONS}
             evaluation = DeepEvaluation(
                 **scores,
-                overall=overall(scores, ctx["settings"].worker.dimension_weights),
+                overall=overall(scores, jobs.settings.worker.dimension_weights),
                 improvement_suggestions=data.get("improvement_suggestions"),
                 better_approach=data.get("better_approach"),
                 provider=response.provider,
                 model=response.model,
             )
         except BudgetExhausted as exc:
-            # Seed §9: over the free-tier budget the evaluation waits for the budget to reset
+            # design-notes §9: over the free-tier budget the evaluation waits for the budget to reset
             # (the next UTC day for a daily limit). It is queued again for that moment, as a
             # new job, so deferrals never use up this job's retries and nothing is dropped.
             when = exc.resets_at
-            await ctx["queue"].enqueue(
+            await jobs.queue.enqueue(
                 "deep_evaluate",
                 solution_id,
                 defer_until=when,
@@ -88,8 +87,8 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
             log.info("deep_evaluate %s deferred to %s: %s", solution_id, when.isoformat(), exc)
             return f"deferred until {when.isoformat()}"
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
-            # A reply we cannot read is retried by the queue; it is never stored half-parsed.
-            raise RuntimeError(f"unreadable evaluation from {client.provider}: {exc}") from exc
+            # A reply we cannot read is tried again; it is never stored half-parsed.
+            raise RetryLater(f"unreadable evaluation from {client.provider}: {exc}") from exc
         stored = await repo.set_deep_evaluation(solution.id, evaluation)
         await session.commit()
     return "stored" if stored else "already evaluated"
@@ -100,11 +99,11 @@ async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
     from app.analytics.calibration_data import labelled_signals
     from app.verification.calibration import Calibrator, brier, ece
 
-    settings = ctx["settings"]
-    path = settings.verify.calibration_path
+    jobs = job_context(ctx)
+    path = jobs.settings.verify.calibration_path
     if path is None:
         return "skipped: calibration is switched off (no calibration_path)"
-    async with ctx["sessionmaker"]() as session:
+    async with jobs.sessionmaker() as session:
         rows, labels = await labelled_signals(session)
     if len(rows) < min_samples or len(set(labels)) < 2:
         return f"skipped: {len(rows)} validated outcomes (need {min_samples}, both outcomes)"

@@ -1,4 +1,4 @@
-"""Settings → providers: tiers from the seed's MODEL_CONFIG, overrides, budgets, order."""
+"""Settings → providers: tiers from the design's MODEL_CONFIG, overrides, budgets, order."""
 
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ from langgraph.runtime import Runtime
 
 from app.llm.outputs import SolveOutput, SolveStep
 from app.ocr.rapid import RapidOcrReader
+from app.pipeline.badge import NO_PROVIDER
 from app.pipeline.nodes.analyze import analyze
-from app.pipeline.nodes.enrich import NO_PROVIDER, clean_latex, enrich
+from app.pipeline.nodes.enrich import clean_latex, enrich
 from app.pipeline.nodes.ocr import ocr
 from app.pipeline.nodes.quick_verify import quick_verify
 from app.pipeline.nodes.retrieve import retrieve

@@ -1,12 +1,22 @@
-"""Every branch of the seed's should_retry_after_verify, and the other edges."""
+"""Every branch of the design's should_retry_after_verify, and the other edges."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import pytest
+from langgraph.runtime import Runtime
 
 from app.llm.outputs import SolveOutput
 from app.pipeline.routing import route_after_ocr, route_after_solve, should_retry_after_verify
 from app.pipeline.state import SolveState
+from app.settings import VerifySettings
+
+
+def runtime(**verify: Any) -> Runtime[Any]:
+    """The routing function reads only the run's verify settings."""
+    return Runtime(context=SimpleNamespace(verify=VerifySettings(**verify)))
 
 
 @pytest.mark.parametrize(
@@ -27,14 +37,14 @@ def test_should_retry_after_verify(
     passed: bool | None, confidence: float, attempts: int, expected: str
 ) -> None:
     state = SolveState(verify_passed=passed, verify_confidence=confidence, attempt_count=attempts)
-    assert should_retry_after_verify(state) == expected
+    assert should_retry_after_verify(state, runtime()) == expected
 
 
 def test_thresholds_come_from_settings() -> None:
     state = SolveState(verify_passed=True, verify_confidence=0.85, attempt_count=1)
-    assert should_retry_after_verify(state, verified_threshold=0.9) == "solve"
+    assert should_retry_after_verify(state, runtime(verified_threshold=0.9)) == "solve"
     failed = SolveState(verify_passed=False, attempt_count=2)
-    assert should_retry_after_verify(failed, max_attempts=3) == "solve"
+    assert should_retry_after_verify(failed, runtime(max_attempts=3)) == "solve"
 
 
 def test_route_after_ocr() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.scripted import ScriptedClient
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, llm_similarity
-from app.verification.fitness import apply_delta, fitness_delta, latency_rating
+from app.verification.fitness import latency_rating
+from tests.fixtures.scripted import ScriptedClient
 
 
 def nodes(*answers: str, weights=None) -> list[NodeAnswer]:
@@ -81,21 +81,6 @@ async def test_prose_uses_similarity() -> None:
     unreadable = ConsensusBuilder(similarity=llm_similarity(ScriptedClient("s", ["similar"])))
     split = await unreadable.build("t", nodes("a cat", "a dog", "a cow"))
     assert split.groups == [[0], [1], [2]]
-
-
-@pytest.mark.parametrize(
-    ("old", "kwargs", "new"),
-    [  # the seed's worked examples, by its calculate_fitness_delta (the second example in the
-        # seed's prose adds +0.05 for "good" reasoning where its own function gives +0.045)
-        (0.87, {"correct": True, "reasoning": "excellent", "speed": "fast"}, 0.94),
-        (0.82, {"correct": True, "reasoning": "good", "speed": "average"}, 0.87),
-        (0.80, {"correct": True, "reasoning": "minimal", "speed": "slow"}, 0.825),
-        (0.02, {"correct": False, "speed": "slow", "overconfident": True}, 0.0),  # clamped
-        (0.99, {"correct": True, "reasoning": "excellent", "speed": "fast"}, 1.0),
-    ],
-)
-def test_fitness_deltas(old: float, kwargs: dict, new: float) -> None:
-    assert apply_delta(old, fitness_delta(**kwargs)) == pytest.approx(new)
 
 
 def test_latency_rating() -> None:

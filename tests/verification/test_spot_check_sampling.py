@@ -1,4 +1,4 @@
-"""The spot-check sampler hits the seed's rates over 10,000 draws."""
+"""The spot-check sampler hits the design's rates over 10,000 draws."""
 
 from __future__ import annotations
 

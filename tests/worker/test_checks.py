@@ -7,12 +7,13 @@ import uuid
 import pytest
 
 from app.db.repositories.scans import ScanRepository
-from tests.fixtures.scripted import ScriptedClient
 from app.llm.registry import build_registry
-from app.resources import Resources
+from app.resources import Resources, unit_of_work
 from app.services.scans import submit_scan
 from app.worker.tasks import TASKS
+from tests.fixtures.jobs import ctx_of, job_context
 from tests.fixtures.providers import solution_json, solver
+from tests.fixtures.scripted import ScriptedClient
 
 PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
 
@@ -25,18 +26,11 @@ async def stored(services: Resources, *clients) -> tuple[str, dict]:
     pipeline = replace(services.pipeline, registry=registry)
     original, services.pipeline = services.pipeline, pipeline
     try:
-        async with services.sessionmaker() as session:
+        async with unit_of_work(services) as session:
             _, solution = await submit_scan(services, session, text=PROBLEM)
-            await session.commit()
     finally:
         services.pipeline = original
-    ctx = {
-        "sessionmaker": services.sessionmaker,
-        "registry": registry,
-        "settings": services.settings,
-        "sandbox": services.sandbox,
-    }
-    return str(solution.id), ctx
+    return str(solution.id), ctx_of(job_context(services, registry))
 
 
 async def rows(services: Resources, solution_id: str, tier: str):

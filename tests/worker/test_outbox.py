@@ -99,7 +99,7 @@ async def test_relay_delivers_to_the_in_process_queue(
     async def deep_evaluate(ctx: dict, solution_id: str) -> None:
         seen.append(solution_id)
 
-    queue = InProcessQueue({"deep_evaluate": deep_evaluate}, {})
+    queue = InProcessQueue({"deep_evaluate": deep_evaluate})
     job_ids = await stage(sessionmaker, 2)
     relay = OutboxRelay(sessionmaker, queue)
     await relay.drain()

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from arq.connections import RedisSettings
 from arq.worker import Worker, func
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.llm.registry import build_registry
-from app.resources import Resources
-from app.worker.queue import ArqQueue, InProcessQueue
+from app.resources import Resources, unit_of_work
+from app.worker.queue import ArqQueue, InProcessQueue, for_arq
 from app.worker.tasks import TASKS
 from tests.conftest import REDIS_URL
+from tests.fixtures.jobs import ctx_of, job_context
 from tests.fixtures.providers import solver
 
 EVALUATION = (
@@ -24,20 +24,21 @@ EVALUATION = (
 )
 
 
-async def test_in_process_queue_dedupes_and_retries() -> None:
-    calls: list[tuple[int, str]] = []
+async def test_in_process_queue_dedupes_job_ids() -> None:
+    release = asyncio.Event()
+    calls: list[str] = []
 
-    async def flaky(ctx: dict[str, Any], value: str) -> str:
-        calls.append((ctx["job_try"], value))
-        if ctx["job_try"] < 2:
-            raise RuntimeError("transient")
+    async def slow(ctx: dict[str, Any], value: str) -> str:
+        calls.append(value)
+        await release.wait()
         return value
 
-    queue = InProcessQueue({"flaky": flaky}, {}, retry_delay_s=0.01)
-    assert await queue.enqueue("flaky", "a", job_id="job-1") is True
-    assert await queue.enqueue("flaky", "a", job_id="job-1") is False
+    queue = InProcessQueue({"slow": slow})
+    assert await queue.enqueue("slow", "a", job_id="job-1") is True
+    assert await queue.enqueue("slow", "a", job_id="job-1") is False  # queued or running
+    release.set()
     await queue.join()
-    assert calls == [(1, "a"), (2, "a")]
+    assert calls == ["a"]
     with pytest.raises(KeyError):
         await queue.enqueue("missing", job_id="x")
 
@@ -55,11 +56,11 @@ async def test_arq_queue_refuses_duplicate_job_ids() -> None:
         await queue.close()
 
 
-async def _submit(services: Resources, session: AsyncSession) -> str:
+async def _submit(services: Resources) -> str:
     from app.services.scans import submit_scan
 
-    _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
-    await session.commit()
+    async with unit_of_work(services) as session:
+        _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
     return str(solution.id)
 
 
@@ -70,19 +71,13 @@ async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Re
 
     evaluator = ScriptedClient("grader", [EVALUATION], capabilities=frozenset({"evaluate"}))
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), evaluator])
-    async with services.sessionmaker() as session:
-        solution_id = await _submit(services, session)
+    solution_id = await _submit(services)
 
     queue_name = f"test:{uuid.uuid4().hex}"
     queue = await ArqQueue.connect(REDIS_URL, queue_name)
-    ctx = {
-        "sessionmaker": services.sessionmaker,
-        "registry": registry,
-        "settings": services.settings,
-        "queue": queue,
-    }
+    ctx = ctx_of(job_context(services, registry, queue))
     worker = Worker(
-        functions=[func(TASKS["deep_evaluate"], name="deep_evaluate", max_tries=3)],
+        functions=[func(for_arq(TASKS["deep_evaluate"]), name="deep_evaluate", max_tries=3)],
         redis_settings=RedisSettings.from_dsn(REDIS_URL),
         queue_name=queue_name,
         burst=True,
@@ -118,50 +113,36 @@ async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Re
 async def test_in_process_queue_runs_the_same_task(services: Resources) -> None:
     evaluator = solver("solver_only", "x")  # solve-only: there is no evaluator
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), evaluator])
-    async with services.sessionmaker() as session:
-        solution_id = await _submit(services, session)
+    solution_id = await _submit(services)
     results: list[str] = []
 
     async def record(ctx: dict[str, Any], sid: str) -> str:
         results.append(await TASKS["deep_evaluate"](ctx, sid))
         return results[-1]
 
-    queue = InProcessQueue(
-        {"deep_evaluate": record},
-        {
-            "sessionmaker": services.sessionmaker,
-            "registry": registry,
-            "settings": services.settings,
-        },
-    )
+    queue = InProcessQueue({"deep_evaluate": record})
+    queue.bind(job_context(services, registry, queue))
     await queue.enqueue("deep_evaluate", solution_id, job_id=f"de:{solution_id}")
     await asyncio.wait_for(queue.join(), 10)
     assert results == ["skipped: no evaluate-tier provider configured"]
 
 
 async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Resources) -> None:
-    """Seed §9: over the daily budget, deep_evaluate is queued again for the next UTC day."""
+    """design-notes §9: over the daily budget, deep_evaluate is queued again for the next UTC day."""
     from datetime import UTC, datetime, timedelta
 
     from app.llm.budget import InMemoryBudget, Limits
-    from tests.fixtures.scripted import ScriptedClient
     from app.llm.resilience import Resilient
+    from tests.fixtures.scripted import ScriptedClient
 
     grader = ScriptedClient("grader", [EVALUATION], capabilities=frozenset({"evaluate"}))
     limited = Resilient(grader, budget=InMemoryBudget(), limits=Limits(rpd=0))
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), limited])
-    async with services.sessionmaker() as session:
-        solution_id = await _submit(services, session)
+    solution_id = await _submit(services)
 
-    queue = InProcessQueue(
-        TASKS,
-        {
-            "sessionmaker": services.sessionmaker,
-            "registry": registry,
-            "settings": services.settings,
-        },
-    )
-    outcome = await TASKS["deep_evaluate"](queue.ctx, solution_id)
+    queue = InProcessQueue(TASKS)
+    queue.bind(job_context(services, registry, queue))
+    outcome = await TASKS["deep_evaluate"](ctx_of(job_context(services, registry, queue)), solution_id)
     tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d")
     assert outcome == f"deferred until {tomorrow}T00:00:00+00:00"
     (deferred,) = queue._deferred

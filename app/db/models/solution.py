@@ -42,7 +42,7 @@ class Solution(Base):
     knowledge_points: Mapped[list[str]] = mapped_column(PydanticJSON(list[str]), default=list)
     hint: Mapped[str | None] = mapped_column(Text)
     latency_ms: Mapped[float] = mapped_column(Float, default=0.0)
-    # Filled in by the worker after the response (seed §4); null until then.
+    # Filled in by the worker after the response (design-notes §4); null until then.
     deep_evaluation: Mapped[DeepEvaluation | None] = mapped_column(PydanticJSON(DeepEvaluation))
 
     scan: Mapped[Scan] = relationship(back_populates="solutions", lazy="raise")

@@ -6,10 +6,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboxMessage
+
+STAGED = "outbox_staged"
+
+
+def staged_jobs(session: AsyncSession) -> bool:
+    """Did this session stage outbox rows (so the relay has new work after the commit)?"""
+    return bool(session.info.get(STAGED))
 
 
 class OutboxRepository:
@@ -18,6 +25,8 @@ class OutboxRepository:
 
     def stage(self, task: str, args: Sequence[Any], job_id: str) -> None:
         self.session.add(OutboxMessage(task=task, args=list(args), job_id=job_id))
+        # The transaction owner wakes the relay after commit only when something was staged.
+        self.session.info[STAGED] = True
 
     async def due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         return list(
@@ -42,12 +51,4 @@ class OutboxRepository:
             update(OutboxMessage)
             .where(OutboxMessage.id == message_id)
             .values(attempts=attempts, available_at=available_at, last_error=error[:1000])
-        )
-
-    async def pending_count(self) -> int:
-        return (
-            await self.session.scalar(
-                select(func.count()).where(OutboxMessage.delivered_at.is_(None))
-            )
-            or 0
         )

@@ -9,14 +9,11 @@ from langgraph.runtime import Runtime
 
 from app.analysis.enrichment import hint, knowledge_points
 from app.llm.outputs import SolveStep
+from app.pipeline.badge import badge
 from app.pipeline.context import PipelineContext
-from app.pipeline.state import SolveState, VerificationStatus
+from app.pipeline.state import SolveState
 
 _MATH_DELIMITERS = re.compile(r"^\s*(?:\$\$?|\\\(|\\\[)(.*?)(?:\$\$?|\\\)|\\\])\s*$", re.S)
-
-NO_PROVIDER = (
-    "no model provider configured: the symbolic solver reads equations and arithmetic only"
-)
 
 
 def clean_latex(step: SolveStep) -> SolveStep:
@@ -25,25 +22,6 @@ def clean_latex(step: SolveStep) -> SolveStep:
         return step
     match = _MATH_DELIMITERS.match(step.latex)
     return step.model_copy(update={"latex": match.group(1).strip() if match else step.latex})
-
-
-def badge(state: SolveState, ctx: PipelineContext) -> tuple[VerificationStatus, str | None]:
-    if state.solution is None:
-        if not ctx.registry.has_model_provider:
-            return "unverified", NO_PROVIDER
-        return "unverified", "no provider could solve this problem: " + "; ".join(
-            state.solve_errors
-        )
-    if state.verify_passed and state.verify_confidence >= ctx.verify.verified_threshold:
-        return "verified", None
-    if state.verify_passed is None:
-        reason = state.verify_error or "verification was skipped"
-        if not ctx.registry.has_model_provider:
-            reason = f"{reason} ({NO_PROVIDER})"
-        return "unverified", reason
-    if state.verify_passed:
-        return "caution", f"low verification confidence ({state.verify_confidence:.2f})"
-    return "caution", state.verify_error or "the answer failed verification"
 
 
 async def enrich(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:

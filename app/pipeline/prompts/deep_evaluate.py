@@ -1,4 +1,4 @@
-"""DEEP_EVALUATE: the seed's six-dimension quality review (§4), Chinese and English."""
+"""DEEP_EVALUATE: the five-dimension quality review (§4), Chinese and English."""
 
 from __future__ import annotations
 

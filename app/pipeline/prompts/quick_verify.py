@@ -1,4 +1,4 @@
-"""QUICK_VERIFY: the seed's independent-recalculation prompt (Chinese original, English twin)."""
+"""QUICK_VERIFY: the design's independent-recalculation prompt (Chinese original, English twin)."""
 
 from __future__ import annotations
 

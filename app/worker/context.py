@@ -1,0 +1,63 @@
+"""The one typed context every background job receives, whichever queue runs it.
+
+arq hands tasks a dict (`ctx`); the worker's startup, the server's in-process queue and the
+CLI all put one `JobContext` in it under `JOB_CONTEXT_KEY`, built by `open_job_context`, so
+tasks read typed attributes instead of dict keys spelled in three places.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.llm.registry import ProviderRegistry
+from app.settings import Settings
+from app.symbolic.sandbox import SymbolicSandbox
+
+if TYPE_CHECKING:
+    from app.worker.queue import TaskQueue
+
+JOB_CONTEXT_KEY = "solveverify"
+
+
+@dataclass(slots=True)
+class JobContext:
+    settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession]
+    registry: ProviderRegistry
+    sandbox: SymbolicSandbox
+    queue: TaskQueue
+
+
+def job_context(ctx: dict[str, Any]) -> JobContext:
+    """The JobContext inside an arq-style ctx dict."""
+    context = ctx[JOB_CONTEXT_KEY]
+    assert isinstance(context, JobContext)
+    return context
+
+
+async def open_job_context(
+    settings: Settings,
+    stack: AsyncExitStack,
+    queue: TaskQueue,
+    *,
+    sessionmaker: async_sessionmaker[AsyncSession] | None = None,
+    providers: tuple[SymbolicSandbox, ProviderRegistry] | None = None,
+) -> JobContext:
+    """Open what jobs need (engine, sandbox, providers), closed with `stack`. A process that
+    has some of them open already (the API server) passes them in."""
+    from app.db.session import create_engine, create_sessionmaker
+    from app.resources import open_providers
+
+    if sessionmaker is None:
+        engine = create_engine(settings.database)
+        stack.push_async_callback(engine.dispose)
+        sessionmaker = create_sessionmaker(engine)
+    if providers is None:
+        sandbox, _, registry = await open_providers(settings, stack)
+    else:
+        sandbox, registry = providers
+    return JobContext(settings, sessionmaker, registry, sandbox, queue)
