@@ -7,13 +7,16 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from app.auth.cli import keys_app
 from app.bench.cli import bench_app
-from app.settings import get_settings
+from app.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from app.schemas.scans import SolutionResponse
 
 app = typer.Typer(
     help="SolveVerify: solve K12 problems and verify the answers.", no_args_is_help=True
@@ -91,33 +94,33 @@ def solve(
     typer.echo(response.model_dump_json(indent=2))
 
 
-async def _solve(settings, text, image, subject, grade):  # type: ignore[no-untyped-def]
-    from app.resources import open_resources
-    from app.services.scans import (
-        UnreadableInput,
-        solution_response,
-        stage_followups,
-        submit_scan,
-    )
+async def _solve(
+    settings: Settings,
+    text: str | None,
+    image: Path | None,
+    subject: str | None,
+    grade: str | None,
+) -> SolutionResponse:
+    from app.resources import open_resources, unit_of_work
+    from app.services.scans import UnreadableInput, solution_response, submit_scan
 
-    async with open_resources(settings) as services, services.sessionmaker() as session:
+    async with open_resources(settings) as resources:
         try:
-            scan, solution = await submit_scan(
-                services,
-                session,
-                text=text,
-                image=image.read_bytes() if image else None,
-                subject=subject,
-                grade=grade,
-            )
+            async with unit_of_work(resources) as session:
+                scan, solution = await submit_scan(
+                    resources,
+                    session,
+                    text=text,
+                    image=image.read_bytes() if image else None,
+                    subject=subject,
+                    grade=grade,
+                )
         except UnreadableInput as exc:
             raise ValueError(exc.message) from exc
-        await stage_followups(services, session, solution)
-        await session.commit()
         # With Redis the jobs go to the workers now; without it they wait in the outbox for
         # the next `serve` (in-process jobs would die with this process).
-        if services.settings.redis.url:
-            await services.outbox.drain()
+        if resources.settings.redis.url:
+            await resources.outbox.drain()
         return solution_response(scan, solution)
 
 
@@ -194,16 +197,21 @@ def calibrate(
 ) -> None:
     """Refit the calibrator (written to SOLVEVERIFY_VERIFY_CALIBRATION_PATH or
     ./calibration.json) from answers that consensus checks validated."""
-    from app.db.session import open_sessionmaker
-    from app.worker.tasks import recalibrate
+    from contextlib import AsyncExitStack
+
+    from app.worker.context import JOB_CONTEXT_KEY, open_job_context
+    from app.worker.queue import InProcessQueue
+    from app.worker.tasks import TASKS, recalibrate
 
     settings = get_settings()
 
     async def run() -> str:
-        async with open_sessionmaker(settings.database) as sessionmaker:
-            return await recalibrate(
-                {"settings": settings, "sessionmaker": sessionmaker}, min_samples
-            )
+        async with AsyncExitStack() as stack:
+            queue = InProcessQueue(TASKS)
+            stack.push_async_callback(queue.close)
+            jobs = await open_job_context(settings, stack, queue)
+            queue.bind(jobs)
+            return await recalibrate({JOB_CONTEXT_KEY: jobs}, min_samples)
 
     typer.echo(asyncio.run(run()))
 
@@ -231,6 +239,54 @@ def bank_load(path: Annotated[Path | None, typer.Option(help="GSM8K-style JSONL.
             return await load_if_empty(sessionmaker, path or settings.retrieval.problem_bank_path)
 
     typer.echo(f"loaded {asyncio.run(run())} problems")
+
+
+@app.command()
+def check(
+    answer: Annotated[str, typer.Option(help="The answer to check.")],
+    problem: Annotated[str | None, typer.Option(help="The problem as text.")] = None,
+    image: Annotated[
+        Path | None,
+        typer.Option(help="A PNG/JPEG photo of the problem.", exists=True, dir_okay=False),
+    ] = None,
+) -> None:
+    """Check an answer to a problem; print {verdict: correct|incorrect|unknown, …} as JSON."""
+    from pydantic import ValidationError
+
+    from app.schemas.checks import CheckCreate
+    from app.services.scans import UnreadableInput
+
+    if not problem and not image:
+        _fail("invalid_request", "give --problem or --image")
+    settings = get_settings()
+    _logging("WARNING")
+    try:
+        # The same limits as POST /v1/checks (an image stands in for the problem text).
+        body = CheckCreate(problem=problem or "(image)", answer=answer)
+        response = asyncio.run(_check(settings, body.answer, problem, image))
+    except ValidationError as exc:
+        _fail("invalid_request", "; ".join(f"{e['loc'][0]}: {e['msg']}" for e in exc.errors()))
+    except UnreadableInput as exc:
+        _fail(exc.code, exc.message)
+    typer.echo(response.model_dump_json(indent=2))
+
+
+def _fail(code: str, message: str) -> NoReturn:
+    typer.echo(json.dumps({"error": {"code": code, "message": message}}), err=True)
+    raise typer.Exit(2)
+
+
+async def _check(settings, answer, problem, image):  # type: ignore[no-untyped-def]
+    from app.resources import open_resources
+    from app.services.checks import check_answer
+
+    async with open_resources(settings) as services:
+        return await check_answer(
+            services,
+            answer=answer,
+            problem=problem,
+            image=image.read_bytes() if image else None,
+        )
 
 
 if __name__ == "__main__":

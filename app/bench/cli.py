@@ -113,9 +113,7 @@ def make_gsm8k_set(
     ),
     n_problems: Annotated[int, typer.Option()] = 50,
     seed: Annotated[int, typer.Option()] = 0,
-    test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (
-        GSM8K_TEST
-    ),
+    test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (GSM8K_TEST),
 ) -> None:
     """Build a math set from GSM8K test: reference solutions plus hard negatives."""
     from app.bench.gsm8k_candidates import make_candidates
@@ -129,9 +127,7 @@ def gsm8k(
     provider: Annotated[str | None, typer.Option(help="Solve with this provider first.")] = None,
     seed: Annotated[int, typer.Option()] = 0,
     out_dir: Annotated[Path, typer.Option()] = Path("bench-out/gsm8k"),
-    test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (
-        GSM8K_TEST
-    ),
+    test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (GSM8K_TEST),
 ) -> None:
     """GSM8K test problems through the full pipeline: accuracy, verified precision, coverage."""
     from app.bench.gsm8k import run_gsm8k
@@ -215,3 +211,52 @@ def load(
         json_out.write_text(json.dumps(summary, indent=2))
     if summary["failed"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("solve")
+def solve(
+    data: Annotated[
+        Path,
+        typer.Option(
+            exists=True, dir_okay=False, help='JSONL of {"id", "problem", "answer"} (or GSM8K).'
+        ),
+    ],
+    limit: Annotated[int | None, typer.Option(help="Only the first N problems.")] = None,
+    out_dir: Annotated[Path, typer.Option()] = Path("bench-out/solve"),
+) -> None:
+    """Problems through the service's graph: verified precision (Wilson lower 95%), coverage."""
+    from app.bench.solve import load_problems, run_solve_bench
+    from app.resources import open_resources
+
+    try:
+        problems = load_problems(data, limit)
+    except (ValueError, json.JSONDecodeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    settings = get_settings()
+
+    async def run() -> dict:
+        async with open_resources(settings) as services:
+            return await run_solve_bench(services, problems, out_dir)
+
+    _print(asyncio.run(run()))
+
+
+@bench_app.command("make-reasoning-gym")
+def make_reasoning_gym(
+    out: Annotated[Path, typer.Option(help="JSONL to write.")] = Path(
+        "bench-out/reasoning-gym.jsonl"
+    ),
+    n: Annotated[int, typer.Option(help="Problems, split evenly over the datasets.")] = 300,
+    seed: Annotated[int, typer.Option()] = 0,
+    datasets: Annotated[str, typer.Option(help="Comma-separated reasoning-gym datasets.")] = (
+        "simple_equations,polynomial_equations,basic_arithmetic,fraction_simplification,"
+        "decimal_arithmetic"
+    ),
+) -> None:
+    """Write seeded reasoning-gym problems as {"id", "problem", "answer"} JSONL (needs the
+    `reasoning-gym` package, in the dev extra)."""
+    from app.bench.reasoning_gym import write
+
+    names = tuple(d.strip() for d in datasets.split(",") if d.strip())
+    typer.echo(f"wrote {write(out, n, seed, names)} problems to {out}")

@@ -1,7 +1,9 @@
 """The providers this process is configured for: the one place that reads provider settings.
 
 Every model client is wrapped once in `Resilient` (timeouts, retries, budget). The embedded
-default chain is `symbolic`, then `llamacpp` when the `local` extra is installed.
+default chain is `symbolic` alone: the bundled SmolLM2-135M (`llamacpp` without a model path)
+is wrong on most arithmetic, so it joins only when enabled (SOLVEVERIFY_LLM_LOCAL_ENABLED, or
+`llamacpp` named in the provider order). A model the operator chose is used as configured.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def _tiered(
     make: Callable[[str], ModelClient],
     settings: LLMSettings,
     budget: Budget | None,
+    *,
+    operator_chosen: bool = True,
 ) -> Provider:
     """One Resilient client per distinct model id; tiers naming the same id share it."""
     by_model: dict[str, ModelClient] = {}
@@ -61,7 +65,7 @@ def _tiered(
                 default_timeout_s=settings.request_timeout_s,
             )
         tiers[tier] = by_model[model]
-    return Provider(name, tiers)
+    return Provider(name, tiers, operator_chosen=operator_chosen)
 
 
 def _secret(value: object) -> str | None:
@@ -95,18 +99,31 @@ def configured_providers(
     if local := local_model(settings):
         providers.append(
             _tiered(
-                "llamacpp", dict.fromkeys(TIERS, local.model), lambda _m: local, settings, budget
+                "llamacpp",
+                dict.fromkeys(TIERS, local.model),
+                lambda _m: local,
+                settings,
+                budget,
+                operator_chosen=settings.llamacpp_model_path is not None,
             )
         )
     return providers
 
 
+def bundled_model_enabled(settings: LLMSettings) -> bool:
+    """The tiny bundled model serves students only when the operator asked for it."""
+    return settings.llm_local_enabled or "llamacpp" in settings.default_provider_order
+
+
 def local_model(settings: LLMSettings) -> LlamaCppModel | None:
     if not settings.llamacpp_enabled or not llama_cpp_available():
         return None
-    path = (
-        Path(settings.llamacpp_model_path) if settings.llamacpp_model_path else bundled_model_path()
-    )
+    if settings.llamacpp_model_path:
+        path: Path | None = Path(settings.llamacpp_model_path)
+    elif bundled_model_enabled(settings):
+        path = bundled_model_path()
+    else:
+        return None
     if path is None or not path.is_file():
         log.warning(
             "llama-cpp-python is installed but no GGUF model was found (set "

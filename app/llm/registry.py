@@ -1,8 +1,9 @@
 """Which providers exist, their models per tier, and which one to ask for what.
 
-Provider choice follows seed §2: the solver comes from the subject's route; the verifier is a
-provider other than the solver (no self-evaluation); a retry uses a provider not yet tried.
-Tiers follow the seed's MODEL_CONFIG (§7): strong (solve), fast, verify (quick verify) and
+Provider choice follows design-notes §2: the solver comes from the subject's route; the
+verifier is a provider other than the solver (no self-evaluation); a retry uses a provider not
+yet tried.
+Tiers follow the design's MODEL_CONFIG (§7): strong (solve), fast, verify (quick verify) and
 evaluate (deep evaluation); a provider without a tier falls back along TIER_FALLBACK.
 """
 
@@ -23,7 +24,7 @@ TIER_FALLBACK: dict[Tier, tuple[Tier, ...]] = {
     "evaluate": ("evaluate", "strong"),
 }
 
-# The seed's MODEL_CONFIG (multi-model-evaluation-design.md §7); settings may override any id.
+# the design's MODEL_CONFIG (design-notes §7); settings may override any id.
 MODEL_CONFIG: dict[str, dict[Tier, str]] = {
     "anthropic": {"strong": "claude-sonnet-4-20250514", "fast": "claude-haiku-4-5-20251001"},
     "openai": {"strong": "gpt-4o", "fast": "gpt-4o-mini"},
@@ -37,7 +38,7 @@ MODEL_CONFIG: dict[str, dict[Tier, str]] = {
 
 
 def model_ids(provider: str, overrides: Mapping[str, Mapping[str, str]]) -> dict[Tier, str]:
-    """The seed's ids for `provider`, with the configured overrides on top."""
+    """the design's ids for `provider`, with the configured overrides on top."""
     merged: dict[Tier, str] = dict(MODEL_CONFIG.get(provider, {}))
     merged.update({t: m for t, m in overrides.get(provider, {}).items() if t in TIERS})  # type: ignore[misc]
     return merged
@@ -45,10 +46,15 @@ def model_ids(provider: str, overrides: Mapping[str, Mapping[str, str]]) -> dict
 
 @dataclass(slots=True)
 class Provider:
-    """One provider's clients, one per tier (several tiers may share a client)."""
+    """One provider's clients, one per tier (several tiers may share a client).
+
+    `operator_chosen`: false for a model nobody picked for this deployment (the bundled tiny
+    GGUF); such a verifier cannot grant `verified` until a measured AUROC admits it.
+    """
 
     name: str
     tiers: dict[Tier, ModelClient] = field(default_factory=dict)
+    operator_chosen: bool = True
 
     @classmethod
     def single(cls, client: ModelClient) -> Provider:
@@ -99,6 +105,18 @@ class ProviderRegistry:
     def verifier_for(self, solver: str | None) -> str | None:
         """A verify-capable provider other than the one that produced the answer."""
         return next((n for n in self.route("*", "verify") if n != solver), None)
+
+    def verifier_admitted(
+        self, name: str, measured_auroc: Mapping[str, float], min_auroc: float
+    ) -> bool:
+        """May this provider's verify model grant `verified`? Its measured AUROC ("provider:
+        model" or "provider") must reach `min_auroc`; unmeasured, only an operator's choice."""
+        provider = self.providers[name]
+        model = provider.client("verify").model
+        auroc = measured_auroc.get(f"{name}:{model}", measured_auroc.get(name))
+        if auroc is None:
+            return provider.operator_chosen
+        return auroc >= min_auroc
 
     @property
     def has_model_provider(self) -> bool:

@@ -1,29 +1,56 @@
-"""An independent model re-computes the answer (the seed's quick_verify) and we read its JSON."""
+"""An independent model re-computes the answer (the design's quick_verify) and we read its JSON.
+
+A model's `is_correct` is only believed when its own work agrees: a verifier whose
+independent answer is not equivalent to the candidate rejects it, whatever `is_correct`
+says; one whose answer cannot be compared (or that gives none) cannot approve. A verifier
+that is not admitted (AUROC below the bar, see ProviderRegistry.verifier_admitted) may reject
+or abstain, never approve.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from app.llm.base import ModelClient
 from app.llm.errors import ProviderError
+from app.llm.outputs import QuickVerifyOutput, schema_of
 from app.llm.structured import (
     coerce_bool,
     coerce_probability,
     extract_json,
     extract_verdict_line,
 )
-from app.llm.outputs import QuickVerifyOutput, schema_of
 from app.llm.types import Message
-from app.verification.verdict import Verdict, abstain
+from app.verification.verdict import Verdict, VerdictKind, abstain
 
 DEFAULT_CONFIDENCE = 0.5  # a verdict without a stated confidence is a coin flip, not certainty
 
+# (independent answer, candidate) → equivalent? None when it cannot tell (the sandbox's).
+Equivalence = Callable[[str, str], Awaitable[bool | None]]
+_NO_ANSWER = {"", "none", "null", "n/a", "unknown"}
+
+
+async def _agrees(equivalent: Equivalence, independent: str, candidate: str) -> bool | None:
+    try:
+        return await equivalent(independent, candidate)
+    except Exception:  # a sandbox timeout or crash: the comparison is unknown, not a pass
+        return None
+
 
 async def llm_verdict(
-    client: ModelClient, messages: Sequence[Message], *, timeout: float
+    client: ModelClient,
+    messages: Sequence[Message],
+    *,
+    timeout: float,
+    candidate: str | None = None,
+    equivalent: Equivalence | None = None,
+    may_approve: bool = True,
 ) -> Verdict:
+    """`candidate` and `equivalent`: cross-check the verifier's independent answer against
+    the answer under review (the service always passes both; benchmarks that score raw
+    verdicts may not). `may_approve`: False for a verifier not admitted to grant `verified`."""
     verifier_id = f"{client.provider}:{client.model}:quick_verify"
     started = time.perf_counter()
 
@@ -50,15 +77,41 @@ async def llm_verdict(
         return abstain("llm", verifier_id, "unparsable verdict: " + response.text[:200], elapsed())
     confidence = coerce_probability(data.get("confidence"))
     confidence = DEFAULT_CONFIDENCE if confidence is None else confidence
-    independent = data.get("independent_answer")
-    return Verdict(
+    raw_independent = data.get("independent_answer")
+    independent = None if raw_independent is None else str(raw_independent).strip()
+    if independent is not None and independent.lower() in _NO_ANSWER:
+        independent = None
+    rationale = str(data.get("error_description") or "")
+
+    def verdict(kind: VerdictKind, score: float | None, why: str) -> Verdict:
+        return Verdict(
+            kind,
+            "llm",
+            verifier_id,
+            score,
+            why,
+            independent_answer=independent,
+            latency_ms=elapsed(),
+            tokens=response.usage.total,
+        )
+
+    said = f"the verifier said is_correct={str(is_correct).lower()} with independent answer"
+    said += f" {independent!r}" if independent is not None else " none"
+    if equivalent is not None and candidate is not None:
+        agrees = None if independent is None else await _agrees(equivalent, independent, candidate)
+        if agrees is False:  # its own work contradicts the candidate: a rejection
+            # Score is P(answer correct). Having claimed "correct", its confidence is in a
+            # claim its own work refutes: a coin flip, a rejection nobody should call sure.
+            score = 1.0 - confidence if not is_correct else 0.5
+            return verdict("reject", score, f"{said}, which differs from {candidate!r}")
+        if agrees is None and is_correct:
+            why = "could not be compared" if independent is not None else "is missing"
+            return verdict("abstain", None, f"{said}; an approval needs an agreeing answer ({why})")
+    if is_correct and not may_approve:
+        return verdict("abstain", None, f"{said}; this verifier is not admitted to grant verified")
+    # Score is P(answer correct): a confident rejection is a low score.
+    return verdict(
         "approve" if is_correct else "reject",
-        "llm",
-        verifier_id,
-        # Score is P(answer correct): a confident rejection is a low score.
         confidence if is_correct else 1.0 - confidence,
-        str(data.get("error_description") or ""),
-        independent_answer=None if independent is None else str(independent),
-        latency_ms=elapsed(),
-        tokens=response.usage.total,
+        "; ".join(filter(None, [rationale, said])),
     )

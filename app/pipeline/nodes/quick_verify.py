@@ -57,6 +57,11 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
                 ctx.registry.get(verifier, "verify"),
                 messages,
                 timeout=ctx.verify.quick_verify_timeout_s,
+                candidate=answer,
+                equivalent=ctx.sandbox.equivalent,
+                may_approve=ctx.registry.verifier_admitted(
+                    verifier, ctx.verify.verifier_auroc, ctx.verify.min_verifier_auroc
+                ),
             )
         )
     outcome = await validate(stages, ctx.thresholds)

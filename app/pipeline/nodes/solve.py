@@ -8,15 +8,16 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
+from app.llm.answer_hygiene import unusable_answer_reason
 from app.llm.errors import CannotAnswer, ProviderError
-from app.llm.structured import extract_json, salvage_string_field
 from app.llm.outputs import SolveOutput, schema_of
+from app.llm.structured import extract_json, salvage_string_field
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts import solve as prompts
 from app.pipeline.state import SolveState
 
 
-def parse_solution(data: dict | None, text: str) -> SolveOutput:
+def parse_solution(data: dict[str, Any] | None, text: str) -> SolveOutput:
     """The solution JSON; from a reply cut off mid-object, at least its final answer."""
     try:
         return SolveOutput.model_validate(data)
@@ -56,6 +57,15 @@ async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[st
             continue
         except ValidationError:
             errors.append(f"{name}: the reply was not a solution in the requested JSON")
+            continue
+        # A reply whose final answer is prose, markup or the prompt echoed back is no answer.
+        unusable = unusable_answer_reason(
+            output.final_answer,
+            problem=state.problem_text,
+            max_chars=runtime.context.verify.answer_max_chars,
+        )
+        if unusable is not None:
+            errors.append(f"{name}: no usable answer ({unusable})")
             continue
         return {
             "solution": output,

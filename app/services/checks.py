@@ -1,0 +1,128 @@
+"""Check my answer: a student's answer to a problem, judged by the checks a scan uses.
+
+No solving: the programmatic check, then the problem bank's ground truth, then (only when
+an admitted model verifier is configured) an independent model, through the same validator
+as QUICK_VERIFY. The verdict is `correct` / `incorrect` only when the deciding check is sure;
+anything else is `unknown`. Used by POST /v1/checks and `solveverify check`.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from app.analysis.classifier import detect_language
+from app.pipeline.context import PipelineContext
+from app.pipeline.prompts import quick_verify as prompts
+from app.resources import Resources
+from app.schemas.checks import CheckResponse
+from app.services.scans import UnreadableInput
+from app.verification.llm_check import llm_verdict
+from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
+from app.verification.validator import Stage, ValidationOutcome, validate
+
+log = logging.getLogger(__name__)
+
+# Shown with the model verifier's prompt, where a scan shows the solver's steps.
+NO_STEPS = "(the student gave only the final answer)"
+
+
+async def check_answer(
+    services: Resources, *, answer: str, problem: str | None = None, image: bytes | None = None
+) -> CheckResponse:
+    """Raises UnreadableInput (as a scan does) when there is no problem to check against."""
+    text = await _problem_text(services, problem, image)
+    ctx = services.pipeline
+    stages: list[Stage] = [partial(programmatic_verdict, ctx.sandbox, text, answer)]
+    if (known := await _bank_answer(ctx, text)) is not None:
+        stages.append(partial(ground_truth_verdict, ctx.sandbox, known, answer))
+    if (verifier := admitted_verifier(ctx)) is not None:
+        messages = prompts.build(text, answer, NO_STEPS, detect_language(text))
+        stages.append(
+            partial(
+                llm_verdict,
+                ctx.registry.get(verifier, "verify"),
+                messages,
+                timeout=ctx.verify.quick_verify_timeout_s,
+                candidate=answer,
+                equivalent=ctx.sandbox.equivalent,
+            )
+        )
+    return check_response(await validate(stages, ctx.thresholds), ctx)
+
+
+async def _problem_text(services: Resources, problem: str | None, image: bytes | None) -> str:
+    text = (problem or "").strip()
+    if image is not None:
+        if services.pipeline.ocr is None:
+            raise UnreadableInput("ocr_unavailable", "this server cannot read images")
+        read = await services.pipeline.ocr.read(image)
+        text = f"{text}\n{read.text}".strip()
+    if not text:
+        raise UnreadableInput("no_text_found", "no text was found in the image")
+    limit = services.settings.input.max_text_chars
+    if len(text) > limit:
+        raise UnreadableInput("text_too_long", f"the problem is longer than {limit} characters")
+    return text
+
+
+async def _bank_answer(ctx: PipelineContext, text: str) -> str | None:
+    """The known answer of this very problem in the bank (as RETRIEVE finds ground truth)."""
+    if ctx.retriever is None:
+        return None
+    try:
+        examples = await ctx.retriever.similar(text, ctx.top_k)
+    except Exception:  # the bank is an aid: a failed lookup only means no ground truth
+        log.exception("problem bank lookup failed")
+        return None
+    return next((e.final_answer for e in examples if e.same_problem), None)
+
+
+def admitted_verifier(ctx: PipelineContext) -> str | None:
+    """The first verify-capable provider whose model is admitted to grant approval."""
+    verify = ctx.verify
+    return next(
+        (
+            name
+            for name in ctx.registry.route("*", "verify")
+            if ctx.registry.verifier_admitted(
+                name, verify.verifier_auroc, verify.min_verifier_auroc
+            )
+        ),
+        None,
+    )
+
+
+def check_response(outcome: ValidationOutcome, ctx: PipelineContext) -> CheckResponse:
+    """approve → correct, reject → incorrect, both only at the method's threshold; else unknown."""
+    if outcome.passed is None or outcome.primary_method is None:
+        return CheckResponse(
+            verdict="unknown",
+            method=None,
+            detail=outcome.error or "no check could decide",
+            confidence=None,
+        )
+    decisive = outcome.verdicts[-1]
+    assert decisive.score is not None
+    threshold = ctx.thresholds.for_method(decisive.method)
+    # A model's own answer is not a known answer; the sandbox's and the bank's are.
+    expected = decisive.independent_answer if decisive.method != "llm" else None
+    if decisive.verdict == "approve" and outcome.passed:
+        verdict, confidence = "correct", decisive.score
+    elif decisive.verdict == "reject" and 1.0 - decisive.score >= threshold:
+        verdict, confidence = "incorrect", 1.0 - decisive.score
+    else:
+        return CheckResponse(
+            verdict="unknown",
+            method=decisive.method,
+            detail=f"not sure enough ({decisive.verdict}, score {decisive.score:.2f}): "
+            + decisive.rationale,
+            confidence=None,
+        )
+    return CheckResponse(
+        verdict=verdict,
+        method=decisive.method,
+        expected=expected,
+        detail=decisive.rationale,
+        confidence=round(confidence, 4),
+    )

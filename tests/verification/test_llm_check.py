@@ -1,0 +1,166 @@
+"""A model verifier's verdict is believed only when its own answer agrees, and only from an
+admitted model. Verifiers answer through the official OpenAI SDK against a loopback server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.bench.fake_llm import FakeLLMServer, Reply
+from app.llm.providers import openai
+from app.llm.registry import Provider, build_registry
+from app.llm.types import Message
+from app.pipeline.graph import run_pipeline
+from app.pipeline.state import SolveState
+from app.settings import VerifySettings
+from app.verification.llm_check import llm_verdict
+from tests.fixtures.providers import solver, verdict_json
+
+WORD_PROBLEM = (
+    "A baker fills 7 trays with 13 muffins each and sells all but 5 muffins. "
+    "How many muffins does the baker sell?"
+)
+MESSAGES = [Message("user", "Is 86 right?")]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeLLMServer]:
+    fake = FakeLLMServer().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(autouse=True)
+def clean(server: FakeLLMServer) -> None:
+    server.reset()
+
+
+def sdk_verifier(server: FakeLLMServer) -> openai.OpenAIChatModel:
+    return openai.OpenAIChatModel(openai.sdk_client("sk-test", f"{server.url}/v1"), "gpt-4o-mini")
+
+
+async def verdict_for(server: FakeLLMServer, sandbox, reply: str, candidate: str, **kwargs):
+    server.then(Reply(reply))
+    return await llm_verdict(
+        sdk_verifier(server),
+        MESSAGES,
+        timeout=5,
+        candidate=candidate,
+        equivalent=sandbox.equivalent,
+        **kwargs,
+    )
+
+
+async def test_agreeing_approval_approves(server, sandbox) -> None:
+    verdict = await verdict_for(server, sandbox, verdict_json(True, 0.9, "86"), "86 muffins")
+    assert (verdict.verdict, verdict.score, verdict.independent_answer) == ("approve", 0.9, "86")
+
+
+async def test_self_contradicting_approval_is_a_rejection(server, sandbox) -> None:
+    verdict = await verdict_for(server, sandbox, verdict_json(True, 0.95, "86"), "90")
+    assert verdict.verdict == "reject"
+    assert verdict.score is not None and verdict.score <= 0.5
+    assert "is_correct=true" in verdict.rationale and "'86'" in verdict.rationale
+    assert "'90'" in verdict.rationale
+    assert verdict.independent_answer == "86"
+
+
+async def test_approval_without_an_answer_of_its_own_cannot_approve(server, sandbox) -> None:
+    for independent in (None, "", "null"):
+        verdict = await verdict_for(server, sandbox, verdict_json(True, 1.0, independent), "86")
+        assert verdict.verdict == "abstain", independent
+        assert "is missing" in verdict.rationale
+
+
+async def test_an_uncomparable_answer_cannot_approve(server) -> None:
+    async def unknown(_a: str, _b: str) -> None:  # the sandbox's "cannot tell"
+        return None
+
+    server.then(Reply(verdict_json(True, 1.0, "86")))
+    verdict = await llm_verdict(
+        sdk_verifier(server), MESSAGES, timeout=5, candidate="86", equivalent=unknown
+    )
+    assert verdict.verdict == "abstain" and "could not be compared" in verdict.rationale
+
+
+async def test_rejection_stands_without_agreement(server, sandbox) -> None:
+    verdict = await verdict_for(server, sandbox, verdict_json(False, 0.9, None), "90")
+    assert verdict.verdict == "reject"
+    assert verdict.score == pytest.approx(0.1)
+    assert "wrong arithmetic" in verdict.rationale and "is_correct=false" in verdict.rationale
+
+
+async def test_a_verifier_not_admitted_may_reject_but_not_approve(server, sandbox) -> None:
+    approve = await verdict_for(
+        server, sandbox, verdict_json(True, 1.0, "86"), "86", may_approve=False
+    )
+    assert approve.verdict == "abstain" and "not admitted" in approve.rationale
+    reject = await verdict_for(
+        server, sandbox, verdict_json(False, 0.9, "86"), "90", may_approve=False
+    )
+    assert reject.verdict == "reject"
+
+
+def test_admission_follows_measured_auroc_then_who_chose_the_model(server) -> None:
+    chosen = Provider("openai", {"strong": sdk_verifier(server)})
+    bundled = Provider("llamacpp", {"strong": sdk_verifier(server)}, operator_chosen=False)
+    registry = build_registry([], [chosen, bundled])
+    assert registry.verifier_admitted("openai", {}, 0.7)  # operator's choice, unmeasured
+    assert not registry.verifier_admitted("llamacpp", {}, 0.7)  # bundled tiny, unmeasured
+    assert not registry.verifier_admitted("openai", {"openai": 0.62}, 0.7)
+    assert registry.verifier_admitted("openai", {"openai:gpt-4o-mini": 0.81}, 0.7)
+    assert registry.verifier_admitted("llamacpp", {"llamacpp": 0.75}, 0.7)
+    # provider:model wins over provider
+    assert not registry.verifier_admitted("openai", {"openai": 0.9, "openai:gpt-4o-mini": 0.5}, 0.7)
+
+
+# ------------------------------------------------------------------ through the real graph
+
+
+async def test_contradicted_approval_of_a_wrong_answer_is_not_verified(
+    graph, make_context, server
+) -> None:
+    # The verifier says "correct" but its own answer is 86: the wrong 90 must not pass.
+    server.then(*[Reply(verdict_json(True, 0.99, "86"))] * 4)
+    ctx = make_context(solver("wrong_model", "90"), sdk_verifier(server), symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+    assert state.verification_status != "verified"
+    first = state.attempts[0]
+    assert first.final_answer == "90" and first.verify_passed is False
+    (model_verdict,) = [v for v in first.verdicts if v.method == "llm"]
+    assert model_verdict.verdict == "reject" and "is_correct=true" in model_verdict.rationale
+
+
+async def test_agreeing_admitted_verifier_verifies(graph, make_context, server) -> None:
+    server.then(Reply(verdict_json(True, 0.95, "86")))
+    ctx = make_context(solver("right_model", "86"), sdk_verifier(server), symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+    assert state.verification_status == "verified"
+
+
+async def test_verifier_below_the_auroc_bar_cannot_verify(graph, make_context, server) -> None:
+    server.then(Reply(verdict_json(True, 0.95, "86")))
+    verify = VerifySettings(verifier_auroc={"openai": 0.55}, calibration_path=None)
+    ctx = make_context(
+        solver("right_model", "86"), sdk_verifier(server), symbolic=False, verify=verify
+    )
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+    assert state.verification_status == "unverified"
+    (model_verdict,) = [v for v in state.attempts[0].verdicts if v.method == "llm"]
+    assert model_verdict.verdict == "abstain" and "not admitted" in model_verdict.rationale
+
+
+async def test_bundled_tiny_verifier_cannot_verify(graph, sandbox, verify_settings, server) -> None:
+    from app.llm.providers.symbolic import SymbolicClient
+    from app.pipeline.context import PipelineContext
+
+    server.then(Reply(verdict_json(True, 1.0, "86")))
+    tiny = Provider("llamacpp", {"strong": sdk_verifier(server)}, operator_chosen=False)
+    registry = build_registry(
+        ["symbolic"], [SymbolicClient(sandbox), Provider.single(solver("right_model", "86")), tiny]
+    )
+    ctx = PipelineContext(registry, sandbox, verify_settings)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+    assert state.provider == "right_model"
+    assert state.verification_status == "unverified"
