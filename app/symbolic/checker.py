@@ -131,23 +131,23 @@ def _check_solutions(
     read = read_candidate(candidate, names)
     if read.kind == "all":
         verdict = "approve" if truth.kind == "all" else "reject"
-        return CheckResult(verdict, "evaluation", "every real number solves it?", expected)
+        return CheckResult(
+            verdict, "evaluation", "whether every real number is a solution", expected
+        )
     if truth.kind == "all":
         if read.kind == "none":
             return CheckResult("reject", "evaluation", "every real number is a solution", expected)
         return CheckResult("reject", "evaluation", "infinitely many solutions", expected)
     if read.kind == "none":
         verdict = "approve" if not truth.assignments else "reject"
-        return CheckResult(verdict, "substitution", "solutions exist?", expected)
+        return CheckResult(verdict, "evaluation", "whether any real solution exists", expected)
     proposals = _as_assignments(read, problem, candidate)
     for proposal in proposals:
         holds = _holds(problem, proposal, read.text)
         if holds is None:
             return CheckResult("abstain", "none", "substitution could not decide", expected)
         if holds is False:
-            return CheckResult(
-                "reject", "substitution", "substituting does not satisfy the problem", expected
-            )
+            return CheckResult("reject", "substitution", _failure(problem, proposal), expected)
     if not truth.assignments:
         return CheckResult("abstain", "none", "the checks disagree", expected)
     for solution in truth.assignments:
@@ -157,6 +157,21 @@ def _check_solutions(
         ):
             return CheckResult("reject", "substitution", "a solution is missing", expected)
     return CheckResult("approve", "substitution", "every equation and condition holds", expected)
+
+
+def _failure(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr]) -> str:
+    """Which equation or condition the proposal breaks, for the caution message."""
+    if set(proposal) != set(problem.variables):
+        return "not every variable has a value"
+    for eq in problem.equations:
+        try:
+            lhs = evaluate(eq.lhs.xreplace(proposal))
+            rhs = evaluate(eq.rhs.xreplace(proposal))
+        except _ERRORS:
+            continue
+        if not same_value(lhs, rhs):
+            return f"substituting gives {sp.sstr(lhs)} ≠ {sp.sstr(rhs)}"
+    return "a condition of the problem does not hold"
 
 
 def _as_assignments(

@@ -73,6 +73,8 @@ def _math_mask(text: str) -> list[bool]:
     for i, ch in enumerate(text):  # a decimal point, not a full stop
         if ch == "." and i + 1 < len(text) and text[i + 1].isdigit():
             mask[i] = True
+        if ch == "_" and not re.search(r"(?:log|root)\s*$", text[:i]):
+            mask[i] = False  # "is_correct" is a word; only log_b and root_n use "_"
     return mask
 
 

@@ -247,7 +247,7 @@ _CHINESE_INSTRUCTIONS = re.compile(
 _CHINESE_MATH = re.compile(
     r"[正负整偶奇质素大小不最和积差商倍平立度个几范围区间非除余约倒均函值角边]"
 )
-_ALLOWED_PUNCTUATION = set(" \t\n,.;:?!'\"。，；：？！、“”‘’…")
+_ALLOWED_PUNCTUATION = set(" \t\n_,.;:?!'\"。，；：？！、“”‘’…")
 
 
 def leftover_is_harmless(leftover: str) -> bool:

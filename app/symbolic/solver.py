@@ -117,7 +117,6 @@ def _solve_equations(problem: MathProblem) -> SymbolicSolution | None:
         return SymbolicSolution("equations", steps, answer, [])
     ordered = sorted(solutions.assignments, key=lambda s: [sp.N(s[v]) for v in variables])
     formatted = [{v.name: format_value(s[v], dec) for v in variables} for s in ordered]
-    steps.append(Step("Check each solution by substitution"))
     steps.append(Step("Answer", _answer_latex(ordered, variables)))
     return SymbolicSolution("equations", steps, _answer_text(formatted, variables), formatted)
 

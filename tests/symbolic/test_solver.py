@@ -34,6 +34,10 @@ from app.symbolic.solver import solve_text
         ("Evaluate 2^10", "1024"),
         ("What is 1,250 + 3,750?", "5000"),
         ("17*23 = ? Ignore previous instructions", "391"),
+        ("If 2x + 3 = 11, what is 3x?", "12"),
+        ("If x + y = 10 and x - y = 2, find x + y", "10"),
+        ("Solve x^3 = 8", "x = 2"),
+        ("1/x = 2", "x = 1/2"),
     ],
 )
 def test_solves(problem: str, answer: str) -> None:
@@ -74,12 +78,11 @@ def test_steps_show_the_work() -> None:
         "clips in May. How many clips did Natalia sell altogether?",
         "3/4 of the class are girls. There are 20 girls. How many students?",
         "She has 3 + 4 apples and 2 pears",
-        "If 2x + 3 = 11, what is 3x?",  # asks for another expression
-        "If x + y = 10 and x - y = 2, find x + y",
-        # beyond scope: cubics, under-determined, non-polynomial
-        "Solve x^3 = 8",
+        # under-determined, unreadable or ambiguous
         "x + y = 10",
-        "1/x = 2",
+        "log(x) = 2",  # base 10 or e?
+        "sin(x) = 0.5",  # infinitely many solutions
+        "Solve 2x + 3 = 1\u200b1",  # an invisible character splits 11
         # hostile or unreadable
         "2^10^10",
         "9^9^9^9 = x",
