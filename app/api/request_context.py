@@ -29,7 +29,7 @@ def current_request_id() -> str:
 def _incoming_id(scope: Scope) -> str:
     for name, value in scope.get("headers", ()):
         if name == b"x-request-id":
-            candidate = value.decode("latin-1")
+            candidate: str = value.decode("latin-1")
             if _ACCEPTABLE_ID.fullmatch(candidate):
                 return candidate
     return uuid.uuid4().hex
