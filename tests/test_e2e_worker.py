@@ -62,6 +62,7 @@ def test_serve_and_worker_end_to_end(tmp_path: Path) -> None:
         "SOLVEVERIFY_REDIS_QUEUE_NAME": f"e2e:{uuid.uuid4().hex}",
         "SOLVEVERIFY_VERIFY_ROUTING_MIN_SAMPLES": "3",
         "SOLVEVERIFY_VERIFY_ROUTING_REFRESH_S": "1",
+        "SOLVEVERIFY_LLM_LOCAL_ENABLED": "true",  # the bundled tiny model is off by default
     }
     try:
         assert run_cli("db", "upgrade", cwd=tmp_path, env=env).returncode == 0
