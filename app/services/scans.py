@@ -55,6 +55,9 @@ async def submit_scan(
     # The follow-up jobs are written in the scan's own transaction (the outbox): once it is
     # committed the evaluation cannot be lost, even if Redis is down right now.
     await stage_followups(services, session, solution)
+    # Flushed here, not at the caller's commit: column defaults (created_at) fill in for the
+    # response, and a database error surfaces inside the use case.
+    await session.flush()
     return scan, solution
 
 
