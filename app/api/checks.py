@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from fastapi import APIRouter, Request
+from fastapi import UploadFile as FastApiUploadFile
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.datastructures import FormData, UploadFile
@@ -62,7 +65,10 @@ async def create_check(request: Request, services: ServicesDep, _caller: Caller)
         # The answer is validated before the image is read: a bad request costs no decoding.
         answer = _validated(CheckCreate, problem="(image)", answer=_form_str(form, "answer")).answer
         image = await read_image(
-            upload, max_bytes=limits.max_upload_bytes, max_pixels=limits.max_image_pixels
+            # read_image only reads: starlette's UploadFile (what forms hold) is all it needs.
+            cast(FastApiUploadFile, upload),
+            max_bytes=limits.max_upload_bytes,
+            max_pixels=limits.max_image_pixels,
         )
         problem = _form_str(form, "problem")
     elif content_type.startswith("application/json") or not content_type:
