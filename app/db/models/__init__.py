@@ -1,17 +1,22 @@
 from app.db.models.api_key import ApiKey
+from app.db.models.idempotency import IdempotencyKey
 from app.db.models.outbox import OutboxMessage
 from app.db.models.problem_bank import ProblemBankEntry
 from app.db.models.provider_fitness import ProviderFitness
 from app.db.models.scan import Scan
+from app.db.models.scan_extras import ScanEvent, ScanInput
 from app.db.models.solution import Solution
 from app.db.models.verification import VerificationRecord
 
 __all__ = [
     "ApiKey",
+    "IdempotencyKey",
     "OutboxMessage",
     "ProblemBankEntry",
     "ProviderFitness",
     "Scan",
+    "ScanEvent",
+    "ScanInput",
     "Solution",
     "VerificationRecord",
 ]

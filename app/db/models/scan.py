@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Float, String, Text
+from sqlalchemy import DateTime, Float, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base
@@ -17,11 +18,19 @@ class Scan(Base):
     """What the student sent, and what ANALYZE made of it."""
 
     __tablename__ = "scans"
+    # Keyset pagination of a tenant's history: newest first on (created_at, id).
+    __table_args__ = (Index("ix_scans_tenant_created_id", "tenant", "created_at", "id"),)
 
     id: Mapped[UUIDPk]
     created_at: Mapped[CreatedAt]
     # The API key's tenant; NULL for scans made without a key (the embedded, open mode).
     tenant: Mapped[str | None] = mapped_column(String(64), index=True)
+    # Opaque end-user id set by the app's backend (history per user); never interpreted.
+    user_id: Mapped[str | None] = mapped_column(String(128), index=True)
+    # queued | running | done | failed (app/schemas/common.py ScanState).
+    state: Mapped[str] = mapped_column(String(16), default="done", server_default="done")
+    failure_code: Mapped[str | None] = mapped_column(String(32))
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     source: Mapped[str] = mapped_column(String(16))  # text | image
     problem_text: Mapped[str] = mapped_column(Text)
     image_sha256: Mapped[str | None] = mapped_column(String(64))

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Float, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base
-from app.db.jsonb import PydanticJSON
+from app.db.jsonb import JSONVariant, PydanticJSON
 from app.db.models._columns import CreatedAt, UUIDPk
 from app.llm.outputs import SolveStep
 from app.schemas.evaluation import DeepEvaluation
@@ -34,7 +34,10 @@ class Solution(Base):
     verification_status: Mapped[str] = mapped_column(String(16), index=True)
     verification_confidence: Mapped[float] = mapped_column(Float, default=0.0)
     confidence_calibrated: Mapped[bool] = mapped_column(default=False)
+    # Internal detail for analysts (may name a provider); never shown to students.
     caution_reason: Mapped[str | None] = mapped_column(Text)
+    # Stable, vendor-free code (app/schemas/caution.py); rendered in the scan's language.
+    caution_code: Mapped[str | None] = mapped_column(String(32))
     independent_answer: Mapped[str | None] = mapped_column(Text)
     ground_truth: Mapped[str | None] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(default=0)
@@ -44,6 +47,12 @@ class Solution(Base):
     latency_ms: Mapped[float] = mapped_column(Float, default=0.0)
     # Filled in by the worker after the response (design-notes §4); null until then.
     deep_evaluation: Mapped[DeepEvaluation | None] = mapped_column(PydanticJSON(DeepEvaluation))
+    # Badge changes after the response, oldest first: {"at", "from", "to", "reason",
+    # "evidence_ids"} (app/schemas/solutions.py StatusChange). Plain JSON so the worker can
+    # append dicts; reassign the list (no mutation tracking).
+    status_history: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONVariant, default=list, server_default="[]"
+    )
 
     scan: Mapped[Scan] = relationship(back_populates="solutions", lazy="raise")
     verifications: Mapped[list[VerificationRecord]] = relationship(
