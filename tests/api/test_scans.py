@@ -134,13 +134,23 @@ async def test_wrong_model_answer_is_retried_on_another_provider(
     with_clients(
         solver("wrong_model", "90"),
         solver("right_model", "86"),
-        verifier("checker", verdict_json(True, 0.95)),
+        verifier("checker", verdict_json(True, 0.95, independent="90")),
         symbolic=False,
     )
     body = (await client.post("/v1/scans", json={"text": WORD_PROBLEM})).json()
-    # 7 × 13 − 5 = 86 is in no bank; the independent checker approves whatever it sees,
+    # 7 × 13 − 5 = 86 is in no bank; a checker that recomputes the same wrong 90 approves it,
     # so the first answer passes: this is exactly why the programmatic check comes first.
     assert body["provider"] == "wrong_model" and body["verification_status"] == "verified"
+
+    with_clients(
+        solver("wrong_model", "90"),
+        solver("right_model", "86"),
+        verifier("checker", verdict_json(True, 0.95, independent="86")),
+        symbolic=False,
+    )
+    body = (await client.post("/v1/scans", json={"text": WORD_PROBLEM})).json()
+    # A checker whose own answer (86) contradicts its "correct" rejects: the retry answers 86.
+    assert body["provider"] == "right_model" and body["final_answer"] == "86"
 
 
 async def test_programmatic_rejection_retries_then_cautions(

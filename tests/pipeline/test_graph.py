@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from app.llm.errors import ProviderError, RateLimited
-from tests.fixtures.scripted import ScriptedClient
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import Example, SolveState
 from app.settings import VerifySettings
 from tests.fixtures.providers import solution_json, solver, verdict_json, verifier
+from tests.fixtures.scripted import ScriptedClient
 
 WORD_PROBLEM = "Tom has 12 apples and buys 3 bags of 4 apples. How many apples does he have now?"
 
@@ -208,13 +208,17 @@ async def test_exhausted_budget_skips_verification(graph, make_context) -> None:
     assert "budget" in (state.caution_reason or "")
 
 
-async def test_verdict_line_without_json_is_read(graph, make_context) -> None:
+async def test_verdict_line_without_an_independent_answer_cannot_approve(
+    graph, make_context
+) -> None:
+    """A bare "True" is read, but a verifier that states no answer of its own has not shown
+    an independent recalculation: it abstains instead of approving."""
     check = verifier("check", "Recomputed: 12 + 12 = 24.\nFINAL VERIFICATION ANSWER: True")
     ctx = make_context(solver("model", "24"), check, symbolic=False)
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
     verdict = state.attempts[0].verdicts[-1]
-    assert (verdict.verdict, verdict.score) == ("approve", 0.5)  # no stated confidence
-    assert state.verification_status == "caution"  # 0.5 is below the verified threshold
+    assert verdict.verdict == "abstain" and verdict.score is None
+    assert state.verification_status == "unverified"
 
 
 async def test_a_fitted_calibrator_defines_the_confidence(graph, make_context) -> None:
