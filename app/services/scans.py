@@ -9,6 +9,7 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.documents import StoredStep
 from app.db.models import Scan, Solution, VerificationRecord
 from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scans import ScanRepository
@@ -84,7 +85,9 @@ def _rows(
         provider=result.provider,
         model=result.model,
         final_answer=result.solution.final_answer if result.solution else None,
-        steps=result.solution.steps if result.solution else [],
+        steps=[StoredStep(**s.model_dump()) for s in result.solution.steps]
+        if result.solution
+        else [],
         verification_status=result.verification_status,
         verification_confidence=result.verify_confidence,
         confidence_calibrated=result.verify_calibrated,

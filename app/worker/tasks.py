@@ -9,11 +9,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app.db.documents import DeepEvaluation
 from app.db.repositories.scans import ScanRepository
 from app.llm.errors import BudgetExhausted
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
-from app.schemas.evaluation import DeepEvaluation
 from app.worker.checks import consensus_check, spot_check
 from app.worker.context import job_context
 from app.worker.queue import RetryLater
@@ -74,9 +74,9 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
                 model=response.model,
             )
         except BudgetExhausted as exc:
-            # design-notes §9: over the free-tier budget the evaluation waits for the budget to reset
-            # (the next UTC day for a daily limit). It is queued again for that moment, as a
-            # new job, so deferrals never use up this job's retries and nothing is dropped.
+            # design-notes §9: over the free-tier budget the evaluation waits for the budget to
+            # reset (the next UTC day for a daily limit). It is queued again for that moment, as
+            # a new job, so deferrals never use up this job's retries and nothing is dropped.
             when = exc.resets_at
             await jobs.queue.enqueue(
                 "deep_evaluate",

@@ -128,7 +128,8 @@ async def test_in_process_queue_runs_the_same_task(services: Resources) -> None:
 
 
 async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Resources) -> None:
-    """design-notes §9: over the daily budget, deep_evaluate is queued again for the next UTC day."""
+    """design-notes §9: over the daily budget, deep_evaluate is queued again for the next
+    UTC day."""
     from datetime import UTC, datetime, timedelta
 
     from app.llm.budget import InMemoryBudget, Limits

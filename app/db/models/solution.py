@@ -7,10 +7,9 @@ from sqlalchemy import Float, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base
+from app.db.documents import DeepEvaluation, StoredStep
 from app.db.jsonb import JSONVariant, PydanticJSON
 from app.db.models._columns import CreatedAt, UUIDPk
-from app.llm.outputs import SolveStep
-from app.schemas.evaluation import DeepEvaluation
 
 if TYPE_CHECKING:
     from app.db.models.scan import Scan
@@ -30,7 +29,7 @@ class Solution(Base):
     provider: Mapped[str | None] = mapped_column(String(64), index=True)
     model: Mapped[str | None] = mapped_column(String(128))
     final_answer: Mapped[str | None] = mapped_column(Text)
-    steps: Mapped[list[SolveStep]] = mapped_column(PydanticJSON(list[SolveStep]), default=list)
+    steps: Mapped[list[StoredStep]] = mapped_column(PydanticJSON(list[StoredStep]), default=list)
     verification_status: Mapped[str] = mapped_column(String(16), index=True)
     verification_confidence: Mapped[float] = mapped_column(Float, default=0.0)
     confidence_calibrated: Mapped[bool] = mapped_column(default=False)

@@ -9,8 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
+from app.db.documents import DeepEvaluation
 from app.db.models import Scan, Solution, VerificationRecord
-from app.schemas.evaluation import DeepEvaluation
 
 
 class ScanRepository:

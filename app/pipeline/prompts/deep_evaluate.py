@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from app.llm.delimit import wrap
-from app.llm.outputs import SolveStep
 from app.llm.types import Message
 
 SYSTEM = {
@@ -40,7 +40,17 @@ USER = {
 }
 
 
-def build(problem: str, answer: str, steps: Sequence[SolveStep], language: str) -> list[Message]:
+class Step(Protocol):
+    """A solution step as the prompt reads it (a model's output or a stored step)."""
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def latex(self) -> str | None: ...
+
+
+def build(problem: str, answer: str, steps: Sequence[Step], language: str) -> list[Message]:
     lang = "zh" if language == "zh" else "en"
     numbered = "\n".join(
         f"{i}. {s.description}" + (f" [{s.latex}]" if s.latex else "")
