@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -32,9 +32,9 @@ app.add_typer(keys_app, name="keys")
 
 
 def _logging(level: str) -> None:
-    logging.basicConfig(
-        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    from app.logs import configure_logging
+
+    configure_logging(level)
 
 
 @app.command()
@@ -44,18 +44,9 @@ def serve(
     workers: Annotated[int, typer.Option(help="uvicorn worker processes.")] = 1,
 ) -> None:
     """Run the HTTP API (migrates the embedded SQLite database on start)."""
-    import uvicorn
-
-    settings = get_settings()
-    _logging(settings.log_level)
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=settings.log_level.lower(),
-    )
+    # Exec, not call: the server is a fresh process that never loads the other commands.
+    args = ["--host", host, "--port", str(port), "--workers", str(workers)]
+    os.execv(sys.executable, [sys.executable, "-m", "app.server", *args])
 
 
 @app.command()
@@ -85,7 +76,8 @@ def solve(
     settings = get_settings()
     _logging("WARNING")
     try:
-        response = asyncio.run(_solve(settings, text, image, subject, grade))
+        image_bytes = image.read_bytes() if image else None
+        response = asyncio.run(_solve(settings, text, image_bytes, subject, grade))
     except ValueError as exc:
         typer.echo(
             json.dumps({"error": {"code": "unreadable_input", "message": str(exc)}}), err=True
@@ -97,7 +89,7 @@ def solve(
 async def _solve(
     settings: Settings,
     text: str | None,
-    image: Path | None,
+    image: bytes | None,
     subject: str | None,
     grade: str | None,
 ) -> SolutionResponse:
@@ -111,7 +103,7 @@ async def _solve(
                     resources,
                     session,
                     text=text,
-                    image=image.read_bytes() if image else None,
+                    image=image,
                     subject=subject,
                     grade=grade,
                 )

@@ -1,30 +1,114 @@
-"""DESIGN.md: pipeline/, llm/, verification/ and bench/ import neither FastAPI nor SQLAlchemy."""
+"""The house rules of docs (DESIGN's layering), checked on every import statement — at module
+level and inside functions — and on what the server process actually loads."""
 
 from __future__ import annotations
 
-import pkgutil
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-import app
-
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ["app.pipeline", "app.llm", "app.verification", "app.bench"]
+APP = ROOT / "app"
+
+# Layers free of the web framework and the ORM: the API, the worker and the benchmarks drive
+# the same graph and verifiers through them.
+PURE_LAYERS = ["pipeline", "llm", "verification", "bench", "symbolic"]
+# (The benchmark's fake model server is a plain Starlette app: an HTTP peer, not our API.)
+WEB_OR_ORM = ("fastapi", "sqlalchemy", "app.api", "app.db.models", "app.db.repositories")
+# Every query lives in a repository (or the analysts' SQL module).
+QUERY_HOMES = ("app/db/repositories/", "app/analytics/queries.py", "app/db/session.py")
+QUERY_BUILDERS = {"select", "insert", "update", "delete", "text"}
 
 
-def modules(package: str) -> list[str]:
-    path = [str(Path(app.__file__).parent / package.split(".")[1])]
-    return [package] + [
-        f"{package}.{m.name}" for m in pkgutil.walk_packages(path) if m.name != "__main__"
+def imports(path: Path) -> list[tuple[str, set[str], int]]:
+    """(module, imported names, line) for every import statement in the file."""
+    found: list[tuple[str, set[str], int]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, set(), node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, {a.name for a in node.names}, node.lineno))
+    return found
+
+
+def files(under: str = "") -> list[Path]:
+    return sorted((APP / under).rglob("*.py"))
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+@pytest.mark.parametrize("layer", PURE_LAYERS)
+def test_pure_layers_import_no_web_framework_or_orm(layer: str) -> None:
+    bad = [
+        f"{rel(path)}:{line} imports {module}"
+        for path in files(layer)
+        for module, _, line in imports(path)
+        if within(module, WEB_OR_ORM)
     ]
+    assert bad == []
 
 
-@pytest.mark.parametrize("layer", LAYERS)
-def test_layer_imports_no_web_or_orm(layer: str) -> None:
-    names = modules(layer)
+def test_db_models_import_neither_llm_nor_schemas() -> None:
+    bad = [
+        f"{rel(path)}:{line} imports {module}"
+        for path in files("db/models")
+        for module, _, line in imports(path)
+        if within(module, ("app.llm", "app.schemas", "app.api", "app.pipeline"))
+    ]
+    assert bad == []
+
+
+def test_nothing_in_the_package_imports_tests() -> None:
+    bad = [
+        f"{rel(path)}:{line} imports {module}"
+        for path in files()
+        for module, _, line in imports(path)
+        if within(module, ("tests",))
+    ]
+    assert bad == []
+
+
+def test_only_the_cli_reaches_into_the_benchmarks() -> None:
+    """Benchmark code stays under app/bench; the product never imports it (the CLI's `bench`
+    command group is the one door)."""
+    bad = [
+        f"{rel(path)}:{line} imports {module}"
+        for path in files()
+        if not rel(path).startswith("app/bench/") and rel(path) != "app/cli.py"
+        for module, _, line in imports(path)
+        if within(module, ("app.bench",))
+    ]
+    assert bad == []
+
+
+def test_queries_live_in_repositories() -> None:
+    bad = [
+        f"{rel(path)}:{line} builds a query ({', '.join(sorted(names & QUERY_BUILDERS))})"
+        for path in files()
+        if not rel(path).startswith(QUERY_HOMES)
+        for module, names, line in imports(path)
+        if within(module, ("sqlalchemy",)) and names & QUERY_BUILDERS
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize("layer", PURE_LAYERS)
+def test_pure_layers_load_no_web_framework_or_orm(layer: str) -> None:
+    """The import closure too: importing every module of the layer loads neither."""
+    names = [
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for path in files(layer)
+        if path.name != "__main__.py"
+    ]
     code = (
         "import importlib, sys\n"
         f"for name in {names!r}:\n"
@@ -33,11 +117,21 @@ def test_layer_imports_no_web_or_orm(layer: str) -> None:
         "print(','.join(bad))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
+    assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", f"{layer} pulls in {result.stdout.strip()}"
+
+
+def test_the_server_process_loads_no_benchmark_code() -> None:
+    code = (
+        "import sys\n"
+        "import app.server, app.main, app.worker.settings\n"
+        "app.main.create_app()\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('app.bench'))))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""

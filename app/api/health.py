@@ -7,9 +7,9 @@ import logging
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 
 from app.api.deps import ServicesDep
+from app.db.session import ping_database
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["health"])
@@ -24,8 +24,7 @@ async def healthz() -> dict[str, str]:
 async def readyz(services: ServicesDep) -> JSONResponse:
     checks: dict[str, str] = {}
     try:
-        async with services.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
+        await ping_database(services.engine)
         checks["database"] = "ok"
     except Exception as exc:
         log.warning("readiness: database down (%s)", type(exc).__name__)

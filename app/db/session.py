@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -64,3 +64,9 @@ async def open_sessionmaker(
         yield create_sessionmaker(engine)
     finally:
         await engine.dispose()
+
+
+async def ping_database(engine: AsyncEngine) -> None:
+    """One round trip; raises when the database cannot be reached."""
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
