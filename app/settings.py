@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.datasets import GSM8K_TRAIN
 
@@ -152,6 +152,17 @@ class VerifySettings(BaseSettings):
     consensus_exact: float = 0.6
     consensus_semantic: float = 0.6
     consensus_majority: float = 0.5
+    # Evidence bought before answering, per "subject:difficulty" / "subject" / "*": "quick"
+    # (one solve + quick verify) or "panel:K" (K MAV aspect verifiers too). app/pipeline/evidence.py
+    evidence: dict[str, str] = Field(default_factory=dict)
+    # The precision promise: `verified` keeps at least this precision, with confidence 1 − delta,
+    # on the labelled outcomes the threshold is fitted on (app/verification/precision.py).
+    target_precision: float = 0.95
+    precision_delta: float = 0.05
+    # Labelled outcomes kept aside (not used to fit the calibrator) to choose the threshold.
+    calibration_holdout_fraction: float = 0.5
+    # A later check may promote an unverified answer only with this many other providers agreeing.
+    consensus_min_confirmations: int = 2
 
 
 class InputSettings(BaseSettings):
@@ -176,6 +187,8 @@ class OcrSettings(BaseSettings):
     # Decoded images are shrunk to this longest side before OCR: PP-OCR reads a page at it,
     # and its detector's memory grows with the area (2000 px: ~700 MB; 1600 px: ~450 MB).
     max_side_px: int = 1600
+    # A photo read below this confidence (or garbled, "2x + 3 : = 11") is a 422 retake_photo.
+    min_confidence: float = 0.5
 
 
 class AuthSettings(BaseSettings):
@@ -191,6 +204,36 @@ class AuthSettings(BaseSettings):
     # Separate bounded caches, so floods of unknown keys never evict the valid ones.
     max_cached_keys: int = 10_000
     max_cached_unknown_keys: int = 10_000
+
+
+class ApiSettings(BaseSettings):
+    """What apps expect of the HTTP API: CORS, deadlines, idempotency, the dashboard link."""
+
+    model_config = _group("SOLVEVERIFY_API_")
+
+    # Browser origins allowed by CORS, comma separated ("https://app.example.com,..."); empty: none.
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # A synchronous POST answers within this long; past it, 202 + Location (work goes on).
+    sync_deadline_s: float = 20.0
+    # Idempotency-Key: a replay within this long returns the first response.
+    idempotency_ttl_s: float = 24 * 3600
+    # A duplicate waits this long for the first request's response before a 409.
+    idempotency_wait_s: float = 30.0
+    # SSE: how often the events table is polled, and how long after `done` the stream stays
+    # open for later badge changes.
+    events_poll_s: float = 0.25
+    events_quiet_s: float = 5.0
+    events_heartbeat_s: float = 10.0
+    # Signs dashboard links and login cookies; unset: a random per-process secret.
+    dashboard_secret: SecretStr | None = None
+    dashboard_link_ttl_s: int = 900
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [o.strip() for o in value.split(",") if o.strip()]
+        return value
 
 
 class RetrievalSettings(BaseSettings):
@@ -237,6 +280,7 @@ class Settings(BaseSettings):
     ocr: OcrSettings = Field(default_factory=OcrSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
     worker: JobSettings = Field(default_factory=JobSettings)
     log_level: str = "INFO"
 

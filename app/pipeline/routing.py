@@ -6,24 +6,30 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from app.pipeline.badge import is_verified
+from app.pipeline.badge import standing
 from app.pipeline.context import PipelineContext
 from app.pipeline.state import SolveState
+
+
+def next_after_verify(state: SolveState, ctx: PipelineContext) -> Literal["enrich", "solve"]:
+    """The design's retry edge (docs/design-notes.md §3) with the uncertain band: verified →
+    enrich; could not verify (None: timeout, skip, budget) → enrich; uncertain (passed with
+    confidence in [uncertain_threshold, verified)) or failed → another provider while
+    attempts remain (< max_attempts); else enrich (the best attempt, with a caution flag)."""
+    current = standing(state, ctx)
+    if current in ("verified", "unverified"):
+        return "enrich"
+    if state.attempt_count < ctx.verify.max_attempts:
+        return "solve"
+    return "enrich"
 
 
 def should_retry_after_verify(
     state: SolveState, runtime: Runtime[PipelineContext]
 ) -> Literal["enrich", "solve"]:
-    """The design's retry edge (docs/design-notes.md, "retry edge"); thresholds are read from
-    the run's context, so a changed setting applies to the next run."""
-    verify = runtime.context.verify
-    if is_verified(state, verify):
-        return "enrich"  # answer verified correct
-    if state.verify_passed is None:
-        return "enrich"  # timeout/skip: proceed without verification
-    if state.attempt_count < verify.max_attempts:
-        return "solve"  # failed verification: retry with a different provider
-    return "enrich"  # max retries reached: return with a caution flag
+    """Thresholds are read from the run's context, so a changed setting applies to the next
+    run."""
+    return next_after_verify(state, runtime.context)
 
 
 def route_after_ocr(state: SolveState) -> Literal["analyze", "__end__"]:

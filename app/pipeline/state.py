@@ -35,6 +35,13 @@ class AttemptRecord:
     verify_confidence: float
     verdicts: list[Verdict]
     latency_ms: float
+    # What the best-attempt choice needs to hand this attempt back as the answer.
+    solution: SolveOutput | None = None
+    verify_method: str | None = None
+    verify_signal: float = 0.0
+    verify_calibrated: bool = False
+    verify_error: str | None = None
+    independent_answer: str | None = None
 
 
 @dataclass(slots=True)
@@ -69,9 +76,12 @@ class SolveState:
     verify_passed: bool | None = None
     verify_confidence: float = 0.0
     verify_calibrated: bool = False  # verify_confidence is a calibrated P(correct)
+    verify_method: str | None = None  # the validator stage that decided (programmatic, …)
+    verify_signal: float = 0.0  # that stage's raw score, before calibration
     independent_answer: str | None = None
     verify_error: str | None = None
     attempts: Annotated[list[AttemptRecord], operator.add] = field(default_factory=list)
+    model_calls: Annotated[int, operator.add] = 0  # model requests this scan made (cost)
     # ENRICH
     knowledge_points: list[str] = field(default_factory=list)
     hint: str | None = None

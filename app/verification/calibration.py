@@ -51,6 +51,13 @@ class Calibrator:
     knots_x: list[float] = field(default_factory=list)
     knots_y: list[float] = field(default_factory=list)
     n_samples: int = 0
+    # The precision promise (app/verification/precision.py), fitted with the calibrator:
+    # verified ⇔ P(correct) ≥ threshold. target_precision None: an older file without one.
+    threshold: float | None = None
+    target_precision: float | None = None
+    delta: float = 0.05
+    evidence: int = 0
+    precision_lower_bound: float | None = None
 
     # ------------------------------------------------------------------ fitting
     @classmethod
@@ -112,6 +119,27 @@ class Calibrator:
             w * row.get(f, 0.0) for f, w in zip(self.features, self.weights, strict=True)
         )
         return 1 / (1 + math.exp(-max(min(z, 50), -50)))
+
+    def with_promise(
+        self, rows: Sequence[Signals], labels: Sequence[bool], target: float, delta: float = 0.05
+    ) -> Calibrator:
+        """This calibrator with the threshold that keeps `target` precision on (rows, labels)
+        (labelled outcomes the calibrator was not fitted on, where there are enough)."""
+        from dataclasses import replace
+
+        from app.verification.precision import choose_threshold
+
+        chosen = choose_threshold(
+            [self.predict(r) for r in rows], labels, target=target, delta=delta
+        )
+        return replace(
+            self,
+            threshold=chosen.threshold,
+            target_precision=target,
+            delta=delta,
+            evidence=chosen.evidence,
+            precision_lower_bound=chosen.precision_lower_bound,
+        )
 
     def save(self, path: Path) -> None:
         from dataclasses import asdict

@@ -6,6 +6,12 @@
 3. weighted majority: the heaviest group with ≥ 50% of the weight;
 4. LLM arbitration; without an arbiter, "no_consensus" (the heaviest group, flagged).
 Weights come from provider fitness.
+
+Validator priority holds here too (design-notes, DELLM validator): an answer proven by a
+programmatic check or a ground-truth match decides ("proof"), whatever the majority says, and
+an answer a proof refuted gets no vote. Nothing is decided by list order: a group wins a stage
+only when it is strictly ahead of every other group, and a lone answer never wins by weight —
+ties and two-way disagreements go to arbitration (or "no_consensus").
 """
 
 from __future__ import annotations
@@ -24,8 +30,14 @@ from app.verification.answers import Equivalence, normalize_math_answer
 
 Similarity = Callable[[str, str], Awaitable[float]]
 Method = Literal[
-    "exact_match", "semantic_aggregation", "weighted_majority", "llm_arbitration", "no_consensus"
+    "proof",
+    "exact_match",
+    "semantic_aggregation",
+    "weighted_majority",
+    "llm_arbitration",
+    "no_consensus",
 ]
+Proof = Literal["proven", "refuted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +47,7 @@ class NodeAnswer:
     weight: float = 0.5  # the provider's fitness
     confidence: float = 0.5
     reasoning: str = ""
+    proof: Proof | None = None  # a programmatic / ground-truth verdict on this answer
 
 
 @dataclass(slots=True)
@@ -50,7 +63,12 @@ class ConsensusResult:
 
     @property
     def agrees(self) -> bool:
-        return self.method in ("exact_match", "semantic_aggregation", "weighted_majority")
+        """Decided by a proof or by agreement (not by one arbiter's opinion)."""
+        return self.method in ("proof", "exact_match", "semantic_aggregation", "weighted_majority")
+
+    @property
+    def decided(self) -> bool:
+        return self.agrees or self.method == "llm_arbitration"
 
 
 def normalize_answer(answer: str) -> str:
@@ -59,6 +77,12 @@ def normalize_answer(answer: str) -> str:
     text = " ".join(answer.split()).lower().replace("$", "")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
     return text.rstrip(". ").strip()
+
+
+def _ahead(sizes: Sequence[float]) -> bool:
+    """The first (largest) is strictly ahead of the second: a tie is no decision."""
+    ordered = sorted(sizes, reverse=True)
+    return bool(ordered) and (len(ordered) == 1 or ordered[0] > ordered[1] + 1e-12)
 
 
 def _is_math(answer: str) -> bool:
@@ -160,30 +184,50 @@ class ConsensusBuilder:
                 confidence,
             )
 
-        exact = self._exact_groups(answers)
-        if len(exact[0]) >= self.exact_threshold * len(answers):
+        proven = [i for i, a in enumerate(answers) if a.proof == "proven"]
+        if proven:
+            group = [
+                i
+                for i, a in enumerate(answers)
+                if await self._same(answers[proven[0]].answer, a.answer)
+            ]
+            decided = result("proof", group, [group])
+            decided.confidence = 1.0
+            return decided
+        voters = [i for i, a in enumerate(answers) if a.proof != "refuted"]
+        if not voters:
+            return ConsensusResult(None, "no_consensus", 0.0, 0.0, rationale="every answer refuted")
+        # Shares are of the votes that count: a refuted answer is no vote.
+        total_weight = sum(answers[i].weight for i in voters) or 1.0
+
+        exact = [g for g in self._exact_groups(answers) if g[0] in voters]
+        if _ahead([len(g) for g in exact]) and len(exact[0]) >= max(
+            2, self.exact_threshold * len(voters)
+        ):
             return result("exact_match", exact[0], exact)
 
-        groups = await self._semantic_groups(answers)
-        heaviest = max(groups, key=lambda g: (sum(answers[i].weight for i in g), -min(g)))
-        share = sum(answers[i].weight for i in heaviest) / total_weight
-        if share >= self.semantic_threshold:
-            return result("semantic_aggregation", heaviest, groups)
-        if share >= self.majority_threshold:
-            return result("weighted_majority", heaviest, groups)
-        arbitrated = await self._arbitrate(task, answers)
+        groups = [g for g in await self._semantic_groups(answers) if g[0] in voters]
+        weights = sorted(
+            ((sum(answers[i].weight for i in g), g) for g in groups), key=lambda wg: -wg[0]
+        )
+        heaviest = weights[0][1]
+        share = weights[0][0] / total_weight
+        if len(heaviest) >= 2 and _ahead([w for w, _ in weights]):
+            if share >= self.semantic_threshold:
+                return result("semantic_aggregation", heaviest, groups)
+            if share > self.majority_threshold:
+                return result("weighted_majority", heaviest, groups)
+        arbitrated = await self._arbitrate(task, [answers[i] for i in voters])
         if arbitrated is not None:
             answer, confidence, rationale = arbitrated
             supporters = [
-                i
-                for i, a in enumerate(answers)
-                if normalize_answer(a.answer) == normalize_answer(answer)
+                i for i in voters if normalize_answer(answers[i].answer) == normalize_answer(answer)
             ]
             return ConsensusResult(
                 answer, "llm_arbitration", 0.0, 0.0, groups, supporters, confidence, rationale
             )
-        fallback = result("no_consensus", heaviest, groups)
-        return fallback
+        # No decision: report the split, name no answer (never the first one by default).
+        return ConsensusResult(None, "no_consensus", 0.0, 0.0, groups, [], 0.0, "no group is ahead")
 
     def _exact_groups(self, answers: Sequence[NodeAnswer]) -> list[list[int]]:
         groups: dict[str, list[int]] = {}

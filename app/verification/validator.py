@@ -22,7 +22,7 @@ class Thresholds:
     llm: float = 0.75
 
     def for_method(self, method: Method) -> float:
-        return getattr(self, method)
+        return float(getattr(self, method))
 
 
 @dataclass(slots=True)
@@ -33,6 +33,15 @@ class ValidationOutcome:
     independent_answer: str | None = None
     error: str | None = None
     verdicts: list[Verdict] = field(default_factory=list)
+
+    @property
+    def approved(self) -> bool | None:
+        """The deciding verdict's direction, whatever its score: an approval below the
+        method's threshold is uncertain (design-notes §3: retried), not a failure."""
+        if self.primary_method is None:
+            return None
+        decisive = next(v for v in reversed(self.verdicts) if v.decisive)
+        return decisive.verdict == "approve"
 
 
 async def validate(stages: Sequence[Stage], thresholds: Thresholds) -> ValidationOutcome:

@@ -61,7 +61,12 @@ async def test_solve_node_skips_providers_already_tried(make_context) -> None:
     update = await solve(SolveState(problem_text="p", provider_history=["a"]), runtime(ctx))
     assert update["provider"] == "b" and update["attempt_count"] == 1
     nothing = await solve(SolveState(problem_text="p", provider_history=["a", "b"]), runtime(ctx))
-    assert nothing == {"solved_this_round": False, "provider_history": [], "solve_errors": []}
+    assert nothing == {
+        "solved_this_round": False,
+        "provider_history": [],
+        "solve_errors": [],
+        "model_calls": 0,
+    }
 
 
 async def test_quick_verify_node_records_the_attempt(make_context) -> None:

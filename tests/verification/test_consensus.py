@@ -46,9 +46,10 @@ async def test_chinese_answers_group(sandbox) -> None:
 
 async def test_weighted_majority_uses_fitness(sandbox) -> None:
     builder = ConsensusBuilder(equivalent=sandbox.equivalent)
-    result = await builder.build("t", nodes("5", "7", "9", weights=[0.9, 0.5, 0.4]))
+    # A lone answer never wins by weight: the agreeing pair must be ahead of every group.
+    result = await builder.build("t", nodes("5", "5", "7", "9", weights=[0.5, 0.5, 0.4, 0.3]))
     assert (result.method, result.answer) == ("weighted_majority", "5")
-    assert result.weighted_agreement == pytest.approx(0.9 / 1.8)
+    assert result.weighted_agreement == pytest.approx(1.0 / 1.7)
 
 
 async def test_split_goes_to_arbitration_or_is_flagged(sandbox) -> None:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
+from app.pipeline.evidence import evidence_plan, panel_evidence
 from app.pipeline.prompts import quick_verify as prompts
+from app.pipeline.routing import next_after_verify
 from app.pipeline.state import AttemptRecord, SolveState
 from app.verification.calibration import signals
 from app.verification.llm_check import llm_verdict
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
-from app.verification.validator import Stage, ValidationOutcome, validate
+from app.verification.validator import Stage, validate
+from app.verification.verdict import Verdict
 
 STEPS_SUMMARY_CHARS = 1500
 
@@ -27,14 +32,15 @@ def steps_summary(state: SolveState) -> str:
     return "\n".join(lines)[:STEPS_SUMMARY_CHARS]
 
 
-def calibration_signals(outcome: ValidationOutcome) -> dict[str, float]:
-    by_method = {v.method: v for v in outcome.verdicts}
+def calibration_signals(verdicts: list[Verdict]) -> dict[str, float]:
+    """Every verdict of the attempt (quick verify and any panel) as calibration features."""
+    by_method = {v.method: v for v in verdicts if v.method != "llm"}
     programmatic = by_method.get("programmatic")
-    model = by_method.get("llm")
+    model = next((v for v in verdicts if v.verifier_id.endswith(":quick_verify")), None)
     return signals(
         approvals={
             v.verifier_id: None if v.verdict == "abstain" else v.verdict == "approve"
-            for v in outcome.verdicts
+            for v in verdicts
         },
         programmatic=programmatic.verdict if programmatic else None,
         quick_confidence=model.score if model and model.score is not None else None,
@@ -65,24 +71,79 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
             )
         )
     outcome = await validate(stages, ctx.thresholds)
-    confidence, calibrated = outcome.confidence, False
-    if ctx.calibrator is not None and outcome.passed is not None:
-        confidence, calibrated = ctx.calibrator.predict(calibration_signals(outcome)), True
+    passed, signal = outcome.approved, outcome.confidence
+    method: str | None = outcome.primary_method
+    verdicts = list(outcome.verdicts)
+    calls = sum(v.method == "llm" for v in verdicts)
+    plan = evidence_plan(ctx.verify, state.subject, state.difficulty)
+    if plan.panel_size and method not in ("programmatic", "ground_truth"):
+        # design-notes, MAV: more evidence bought before answering, when settings say so.
+        panel = await panel_evidence(ctx, state, plan.panel_size)
+        verdicts += panel.verdicts
+        calls += panel.started
+        if panel.total:
+            passed, signal, method = panel_decision(passed, signal, panel.score, ctx)
+    confidence, calibrated = signal, False
+    if ctx.calibrator is not None and passed is not None:
+        confidence = ctx.calibrator.predict(calibration_signals(verdicts))
+        calibrated = True
     record = AttemptRecord(
         number=state.attempt_count,
         provider=state.provider,
         model=state.model or "",
         final_answer=answer,
-        verify_passed=outcome.passed,
+        verify_passed=passed,
         verify_confidence=confidence,
-        verdicts=outcome.verdicts,
+        verdicts=verdicts,
         latency_ms=state.solve_latency_ms,
+        solution=state.solution,
+        verify_method=method,
+        verify_signal=signal,
+        verify_calibrated=calibrated,
+        verify_error=outcome.error,
+        independent_answer=outcome.independent_answer,
     )
-    return {
-        "verify_passed": outcome.passed,
+    update: dict[str, Any] = {
+        "verify_passed": passed,
         "verify_confidence": confidence,
         "verify_calibrated": calibrated,
+        "verify_method": method,
+        "verify_signal": signal,
         "independent_answer": outcome.independent_answer,
         "verify_error": outcome.error,
         "attempts": [record],
+        "model_calls": calls,
+    }
+    after = replace(
+        state, **{k: v for k, v in update.items() if k not in ("attempts", "model_calls")}
+    )
+    if next_after_verify(after, ctx) == "enrich":
+        # The run ends here: return the best attempt, not merely the last one (design-notes §3).
+        best = best_attempt([*state.attempts, record], ctx)
+        if best is not record:
+            update |= restore(best)
+    return update
+
+
+def panel_decision(
+    passed: bool | None, signal: float, panel_score: float, ctx: PipelineContext
+) -> tuple[bool, float, str]:
+    """Quick verify and the panel together (raw, before calibration): the mean of the model's
+    P(correct) and the panel's approval fraction; it passes at the panel threshold."""
+    score = panel_score if passed is None else (signal + panel_score) / 2
+    return score >= ctx.verify.panel_threshold, score, "llm"
+
+
+def restore(best: AttemptRecord) -> dict[str, Any]:
+    return {
+        "solution": best.solution,
+        "provider": best.provider,
+        "model": best.model,
+        "verify_passed": best.verify_passed,
+        "verify_confidence": best.verify_confidence,
+        "verify_calibrated": best.verify_calibrated,
+        "verify_method": best.verify_method,
+        "verify_signal": best.verify_signal,
+        "independent_answer": best.independent_answer,
+        "verify_error": best.verify_error,
     }

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from app.llm.answer_hygiene import unusable_answer_reason
 from app.llm.errors import CannotAnswer, ProviderError
 from app.llm.outputs import SolveOutput, schema_of
+from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json, salvage_string_field
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts import solve as prompts
@@ -30,14 +31,10 @@ def parse_solution(data: dict[str, Any] | None, text: str) -> SolveOutput:
 
 async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
     registry = runtime.context.registry
-    previous = None
-    if state.solution is not None and state.verify_passed is False:
-        previous = (state.solution.final_answer, state.verify_error or "rejected")
+    # A retry is an independent solve: the next solver never sees the rejected answer, which
+    # would anchor it (and make a later agreement between the two worth nothing).
     messages = prompts.build(
-        state.problem_text,
-        state.language,
-        [(e.question, e.solution) for e in state.examples],
-        previous,
+        state.problem_text, state.language, [(e.question, e.solution) for e in state.examples]
     )
     tried: list[str] = []
     errors: list[str] = []
@@ -76,5 +73,16 @@ async def solve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[st
             "solved_this_round": True,
             "provider_history": tried,
             "solve_errors": errors,
+            "model_calls": _model_calls(registry, tried),
         }
-    return {"solved_this_round": False, "provider_history": tried, "solve_errors": errors}
+    return {
+        "solved_this_round": False,
+        "provider_history": tried,
+        "solve_errors": errors,
+        "model_calls": _model_calls(registry, tried),
+    }
+
+
+def _model_calls(registry: ProviderRegistry, tried: list[str]) -> int:
+    """Requests to model providers (the symbolic solver is not a model)."""
+    return sum("verify" in registry.get(name).capabilities for name in tried)

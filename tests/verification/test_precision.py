@@ -1,0 +1,65 @@
+"""The precision promise on synthetic data whose true precision is known."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.verification.calibration import Calibrator
+from app.verification.precision import binomial_sf, choose_threshold, clopper_pearson_lower
+
+
+def test_clopper_pearson_matches_closed_forms() -> None:
+    # All successes: the bound is delta^(1/n); none: 0.
+    assert clopper_pearson_lower(20, 20, 0.05) == pytest.approx(0.05 ** (1 / 20), abs=1e-9)
+    assert clopper_pearson_lower(0, 20) == 0.0
+    # At the bound, seeing 8 or more of 10 has probability delta.
+    lower = clopper_pearson_lower(8, 10, 0.05)
+    assert binomial_sf(8, 10, lower) == pytest.approx(0.05, abs=1e-6)
+    assert 0.49 < lower < 0.50  # scipy.stats.beta.ppf(0.05, 8, 3) = 0.4931
+
+
+def draw(rng: random.Random, n: int) -> tuple[list[float], list[bool]]:
+    """Score s ~ U(0, 1) and P(correct | s) = s: the precision of {s ≥ t} is (1 + t) / 2."""
+    scores = [rng.random() for _ in range(n)]
+    return scores, [rng.random() < s for s in scores]
+
+
+def true_precision(threshold: float) -> float:
+    return (1 + threshold) / 2
+
+
+def test_the_promise_holds_on_fresh_draws_in_95_percent_of_repetitions() -> None:
+    target, kept, repetitions = 0.9, 0, 100
+    thresholds = []
+    for seed in range(repetitions):
+        scores, labels = draw(random.Random(seed), 3000)
+        chosen = choose_threshold(scores, labels, target=target, delta=0.05)
+        if chosen.threshold is None:  # nothing verified: the promise holds vacuously
+            kept += 1
+            continue
+        thresholds.append(chosen.threshold)
+        kept += true_precision(chosen.threshold) >= target
+    assert kept / repetitions >= 0.95
+    # ... and it is not bought by refusing everything: the ideal threshold is 0.8.
+    assert len(thresholds) >= 0.9 * repetitions
+    assert sum(thresholds) / len(thresholds) < 0.9
+
+
+def test_no_threshold_when_the_evidence_cannot_keep_the_promise() -> None:
+    scores, labels = draw(random.Random(1), 40)  # too few to show 0.95 at 95% confidence
+    assert choose_threshold(scores, labels, target=0.95).threshold is None
+    never = choose_threshold([0.9] * 100, [False] * 100, target=0.5)
+    assert never.threshold is None and never.selected == 0
+
+
+def test_the_calibrator_carries_its_promise(tmp_path) -> None:
+    rng = random.Random(3)
+    rows = [{"quick_confidence": rng.random()} for _ in range(400)]
+    labels = [rng.random() < r["quick_confidence"] for r in rows]
+    model = Calibrator.fit_logistic(rows, labels).with_promise(rows, labels, target=0.9)
+    assert model.target_precision == 0.9 and model.evidence == 400
+    assert model.threshold is not None and model.precision_lower_bound >= 0.9
+    model.save(tmp_path / "c.json")
+    assert Calibrator.load(tmp_path / "c.json") == model
