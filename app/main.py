@@ -8,13 +8,16 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
-from app.api import analytics, checks, health, scans, solutions
+from app.api import analytics, checks, dashboard_auth, events, health, scans, solutions
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
-from app.api.request_context import RequestContext
+from app.api.openapi_docs import build_openapi, camel_case_id
+from app.api.rate_headers import RateLimitHeaders
+from app.api.request_context import RequestContext, install_request_id_logging
 from app.llm.base import ModelClient
-from app.resources import keep_fresh, open_resources
+from app.resources import Resources, keep_fresh, open_resources
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,7 @@ def create_app(
             # and text-only traffic is served meanwhile.
             if not settings.auth.required:
                 log.warning(OPEN_SERVER_WARNING)
+            await resume_queued_scans(services)
             background = [
                 asyncio.create_task(services.ocr.warm_up()),
                 asyncio.create_task(keep_fresh(services)),
@@ -60,16 +64,63 @@ def create_app(
         version="0.1.0",
         summary="Solve K12 problems and verify the answer before returning it.",
         lifespan=lifespan,
+        generate_unique_id_function=camel_case_id,
     )
+    app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
+    install_request_id_logging()
     install_error_handlers(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.
     app.add_middleware(BodySizeLimit, max_bytes=settings.input.max_upload_bytes + 64 * 1024)
     # Outermost of ours: every response carries X-Request-ID, and an exception nothing else
     # handled becomes a JSON 500 (Starlette's fallback is a plain-text page).
     app.add_middleware(RequestContext)
+    app.add_middleware(RateLimitHeaders)
+    if settings.api.cors_origins:
+        # Outermost: a preflight is answered before auth; errors carry the CORS headers too.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.api.cors_origins,
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Idempotency-Key",
+                "Prefer",
+                "Last-Event-ID",
+                "X-Request-ID",
+            ],
+            expose_headers=[
+                "Location",
+                "X-Request-ID",
+                "Idempotent-Replayed",
+                "Retry-After",
+                "RateLimit-Limit",
+                "RateLimit-Remaining",
+                "RateLimit-Reset",
+            ],
+            max_age=600,
+        )
     app.include_router(health.router)
+    app.include_router(events.router)
     app.include_router(scans.router)
     app.include_router(solutions.router)
     app.include_router(analytics.router)
     app.include_router(checks.router)
+    app.include_router(dashboard_auth.router)
     return app
+
+
+async def resume_queued_scans(services: Resources) -> None:
+    """In-process jobs die with the process: queue again the scans a previous server accepted
+    but did not finish (their input is still stored). arq keeps its own jobs in Redis."""
+    from app.db.repositories.scan_events import ScanInputRepository
+    from app.worker.queue import InProcessQueue
+
+    if not isinstance(services.queue, InProcessQueue):
+        return
+    async with services.sessionmaker() as session:
+        pending = await ScanInputRepository(session).pending_scan_ids()
+    for scan_id in pending:
+        await services.queue.enqueue("run_scan", str(scan_id), job_id=f"run_scan:{scan_id}")
+    if pending:
+        log.info("resumed %d queued scan(s)", len(pending))

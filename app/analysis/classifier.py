@@ -147,6 +147,9 @@ def detect_topics(text: str) -> list[str]:
         for name, pattern in _TOPIC_PATTERNS
         if pattern.search(text) or (name == "system_of_equations" and _looks_like_system(text))
     ]
+    # An equation needs an "=" (or the word): "2 m/s" or "a - b" in prose is not one.
+    if "linear_equation" in topics and "=" not in text and "方程" not in text:
+        topics.remove("linear_equation")
     if "system_of_equations" in topics and "linear_equation" in topics:
         topics.remove("linear_equation")
     if "quadratic_equation" in topics and "linear_equation" in topics:

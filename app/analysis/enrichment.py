@@ -1,4 +1,9 @@
-"""ENRICH: knowledge points and a short hint per topic, in the student's language."""
+"""ENRICH: knowledge points and a short hint per topic, in the student's language.
+
+Rule-based labels abstain unless they are sure: no label is better than a wrong one (a
+physics question is not "Linear equations" because it contains "m/s"; a geometry question
+gets no "work brackets first"). Math topics label math problems only.
+"""
 
 from __future__ import annotations
 
@@ -49,11 +54,20 @@ _HINTS: dict[str, dict[Language, str]] = {
 }
 
 
-def knowledge_points(topics: list[str], language: Language) -> list[str]:
-    names = [t for t in topics if t in _KNOWLEDGE_POINTS] or ["arithmetic"]
-    return [_KNOWLEDGE_POINTS[t][language] for t in names]
+# Topics too generic to stand on their own: "arithmetic" is a guess, "word_problem" is a form.
+_GENERIC = frozenset({"arithmetic", "word_problem"})
 
 
-def hint(topics: list[str], language: Language) -> str:
-    topic = next((t for t in topics if t in _HINTS), "arithmetic")
-    return _HINTS[topic][language]
+def _sure_topics(topics: list[str], subject: str) -> list[str]:
+    if subject != "math":
+        return []
+    return [t for t in topics if t in _KNOWLEDGE_POINTS and t not in _GENERIC]
+
+
+def knowledge_points(topics: list[str], language: Language, subject: str = "math") -> list[str]:
+    return [_KNOWLEDGE_POINTS[t][language] for t in _sure_topics(topics, subject)]
+
+
+def hint(topics: list[str], language: Language, subject: str = "math") -> str | None:
+    topic = next((t for t in _sure_topics(topics, subject) if t in _HINTS), None)
+    return _HINTS[topic][language] if topic else None

@@ -7,6 +7,7 @@ routers' dependency) additionally needs the analyst role whenever auth is requir
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -79,7 +80,11 @@ async def get_caller(
         )
     if auth.rate_limit_per_minute > 0 and principal.key_id is not None:
         # Never fails open: without Redis the limiter counts in memory (app/auth/ratelimit.py).
-        retry_after = await services.rate_limiter.hit(principal.key_id, auth.rate_limit_per_minute)
+        limit = auth.rate_limit_per_minute
+        count, reset_in = await services.rate_limiter.count(principal.key_id)
+        # RateLimit-* headers on every response of this request (app/api/rate_headers.py).
+        request.state.rate_limit = (limit, max(0, limit - count), math.ceil(reset_in))
+        retry_after = None if count <= limit else max(1.0, math.ceil(reset_in))
         if retry_after is not None:
             raise ApiError(
                 429,

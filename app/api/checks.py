@@ -42,6 +42,7 @@ _OPENAPI_BODY = {
 
 @router.post(
     "",
+    operation_id="createCheck",
     response_model=CheckResponse,
     openapi_extra=_OPENAPI_BODY,
     responses={

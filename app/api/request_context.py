@@ -26,6 +26,27 @@ def current_request_id() -> str:
     return _request_id.get()
 
 
+class RequestIdLogFilter(logging.Filter):
+    """Adds `request_id` to every log record (the contextvar: "-" outside a request), so a
+    format with %(request_id)s ties each line to its request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = _request_id.get()
+        return True
+
+
+def install_request_id_logging() -> None:
+    """Every handler of the root logger gets the filter, and a plain format gains the id."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if not any(isinstance(f, RequestIdLogFilter) for f in handler.filters):
+            handler.addFilter(RequestIdLogFilter())
+            formatter = handler.formatter
+            fmt = getattr(formatter, "_fmt", None)
+            if fmt and "request_id" not in fmt:
+                handler.setFormatter(logging.Formatter(fmt + " [request %(request_id)s]"))
+
+
 def _incoming_id(scope: Scope) -> str:
     for name, value in scope.get("headers", ()):
         if name == b"x-request-id":

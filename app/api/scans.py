@@ -1,20 +1,32 @@
-"""POST /v1/scans (JSON text or multipart image) and GET /v1/scans/{id}."""
+"""POST /v1/scans (sync with a deadline, or `Prefer: respond-async`), GET one, list, erase."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import uuid
+from datetime import datetime
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, status
-from starlette.datastructures import UploadFile
+from fastapi import APIRouter, Header, Query, Request, Response, status
+from fastapi.responses import JSONResponse
 
 from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
-from app.api.errors import ApiError, parse_or_422
-from app.api.uploads import read_image
+from app.api.errors import ApiError
+from app.api.openapi_docs import errors
+from app.api.scan_input import MULTIPART_SCHEMA, read_scan_request
+from app.db.repositories.idempotency import IdempotencyRepository
 from app.db.repositories.scans import ScanRepository
-from app.schemas.scans import ScanCreate, ScanForm, ScanOut, SolutionResponse
+from app.pipeline.prompts.localized import RETAKE_PHOTO
+from app.schemas.scans import ScanAccepted, ScanOut, ScanPage, SolutionResponse
+from app.services import idempotency
 from app.services.scans import (
+    DeadlineExceeded,
+    RetakePhoto,
+    ScanRequest,
     UnreadableInput,
+    accept_scan,
     scan_out,
     solution_response,
     submit_scan,
@@ -22,99 +34,179 @@ from app.services.scans import (
 
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
 
-_MULTIPART_SCHEMA = {
-    "type": "object",
-    "required": ["image"],
-    "properties": {
-        "image": {"type": "string", "format": "binary", "description": "PNG or JPEG photo"},
-        "text": {"type": "string", "description": "optional typed text to go with the image"},
-        "subject": {"type": "string"},
-        "grade": {"type": "string"},
-    },
-}
 _OPENAPI_BODY = {
     "requestBody": {
         "required": True,
         "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/ScanCreate"}},
-            "multipart/form-data": {"schema": _MULTIPART_SCHEMA},
+            "multipart/form-data": {"schema": MULTIPART_SCHEMA},
         },
     }
 }
+_LOCATION = {"Location": {"description": "/v1/scans/{id}", "schema": {"type": "string"}}}
 
 
 @router.post(
     "",
+    operation_id="createScan",
     status_code=status.HTTP_201_CREATED,
     response_model=SolutionResponse,
     openapi_extra=_OPENAPI_BODY,
     responses={
-        401: {"description": "missing or invalid API key"},
-        413: {"description": "upload too large"},
-        415: {"description": "not an image"},
-        422: {"description": "invalid or unreadable problem"},
-        429: {"description": "rate limit reached for this API key"},
+        201: {"description": "Solved and verified.", "headers": _LOCATION},
+        202: {
+            "model": ScanAccepted,
+            "description": "Queued (`Prefer: respond-async`, or past the deadline): poll "
+            "`Location` or stream `/v1/scans/{id}/events`.",
+            "headers": _LOCATION,
+        },
+        **errors(401, 409, 413, 415, 422, 429, 503),
     },
 )
 async def create_scan(
-    request: Request, services: ServicesDep, session: SessionDep, caller: Caller
-) -> SolutionResponse:
-    """Solve and verify a problem. The body is capped (BodySizeLimit) before it is read."""
-    limits = services.settings.input
-    content_type = request.headers.get("content-type", "")
-    image: bytes | None = None
-    if content_type.startswith("multipart/form-data"):
-        form = await request.form(max_files=1, max_fields=8)
-        upload = form.get("image")
-        if not isinstance(upload, UploadFile):
-            raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
-        image = await read_image(
-            upload,
-            max_bytes=limits.max_upload_bytes,
-            max_pixels=limits.max_image_pixels,
-            max_aspect_ratio=limits.max_image_aspect_ratio,
-        )
-        fields = {k: _form_str(form, k) for k in ("text", "subject", "grade")}
-        checked = parse_or_422(ScanForm, fields, max_text_chars=limits.max_text_chars)
-        text, subject, grade = checked.text, checked.subject, checked.grade
-    elif content_type.startswith("application/json") or not content_type:
-        body = parse_or_422(ScanCreate, await request.body(), max_text_chars=limits.max_text_chars)
-        text, subject, grade = body.text, body.subject, body.grade
-    else:
-        raise ApiError(
-            415,
-            "unsupported_media_type",
-            "send application/json with 'text' or multipart/form-data with 'image'",
-        )
+    request: Request,
+    services: ServicesDep,
+    session: SessionDep,
+    caller: Caller,
+    prefer: Annotated[
+        str | None,
+        Header(description="`respond-async`: answer 202 at once and solve in the background."),
+    ] = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            min_length=1,
+            max_length=255,
+            description="Replays the first response for the same key and body (24 h).",
+        ),
+    ] = None,
+) -> Response:
+    """Solve and verify a problem (JSON text or a photo). The body is capped before it is read."""
+    scan_request, request_hash = await read_scan_request(request, services, caller.tenant)
+    if idempotency_key:
+        try:
+            stored = await idempotency.begin(
+                services, caller.tenant, idempotency_key, "createScan", request_hash
+            )
+        except idempotency.IdempotencyConflict as exc:
+            raise ApiError(409, exc.code, exc.message) from exc
+        if stored is not None:
+            headers = {**stored.headers, "Idempotent-Replayed": "true"}
+            return JSONResponse(stored.body, status_code=stored.status, headers=headers)
+    try:
+        response_status, body = await _create(services, session, scan_request, prefer)
+        location = f"/v1/scans/{body['scan_id']}"
+        if idempotency_key:
+            await IdempotencyRepository(session).complete(
+                idempotency.tenant_scope(caller.tenant),
+                idempotency_key,
+                response_status,
+                body,
+                {"Location": location},
+            )
+    except BaseException:
+        if idempotency_key:
+            await idempotency.release(services, caller.tenant, idempotency_key)
+        raise
+    return JSONResponse(body, status_code=response_status, headers={"Location": location})
 
+
+async def _create(
+    services: Any, session: Any, scan_request: ScanRequest, prefer: str | None
+) -> tuple[int, dict[str, Any]]:
+    if prefer and "respond-async" in prefer.lower():
+        return 202, _accepted(accept_scan(session, scan_request))
     try:
         scan, solution = await submit_scan(
-            services,
-            session,
-            text=text,
-            image=image,
-            subject=subject,
-            grade=grade,
-            tenant=caller.tenant,
+            services, session, scan_request, deadline_s=services.settings.api.sync_deadline_s
         )
+    except DeadlineExceeded:
+        # Never a minutes-long wait: the work goes on in the background, durably.
+        return 202, _accepted(accept_scan(session, scan_request))
+    except RetakePhoto as exc:
+        language = "zh" if _looks_chinese(exc.text or scan_request.text) else "en"
+        raise ApiError(
+            422,
+            "retake_photo",
+            RETAKE_PHOTO[language],
+            headers=None,
+        ) from exc
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
-    return solution_response(scan, solution)
+    return 201, solution_response(scan, solution).model_dump(mode="json")
+
+
+def _accepted(scan: Any) -> dict[str, Any]:
+    return ScanAccepted(scan_id=scan.id, state=scan.state).model_dump(mode="json")
+
+
+def _looks_chinese(text: str | None) -> bool:
+    return any("\u3400" <= c <= "\u9fff" for c in text or "")
+
+
+@router.get(
+    "",
+    operation_id="listScans",
+    response_model=ScanPage,
+    responses=errors(401, 422, 429),
+)
+async def list_scans(
+    session: SessionDep,
+    caller: Caller,
+    user_id: Annotated[
+        str | None, Query(max_length=128, description="Only this end user's scans.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="Page size.")] = 20,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
+    ] = None,
+) -> ScanPage:
+    """The tenant's scans, newest first (keyset pagination: stable while scans are added)."""
+    before = _decode_cursor(cursor) if cursor else None
+    scans = await ScanRepository(session).list_scans(
+        caller.tenant, user_id=user_id, limit=limit + 1, before=before
+    )
+    page, more = scans[:limit], len(scans) > limit
+    next_cursor = _encode_cursor(page[-1].created_at, page[-1].id) if more else None
+    return ScanPage(items=[scan_out(s) for s in page], next_cursor=next_cursor)
 
 
 @router.get(
     "/{scan_id}",
+    operation_id="getScan",
     response_model=ScanOut,
-    responses={404: {"description": "no such scan (or another tenant's)"}},
+    responses=errors(401, 404, 422, 429),
 )
 async def get_scan(scan_id: uuid.UUID, session: SessionDep, caller: Caller) -> ScanOut:
+    """The scan, its state and, once done, its latest solution."""
     scan = await ScanRepository(session).get_scan(scan_id, caller.tenant)
     if scan is None:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
     return scan_out(scan)
 
 
-def _form_str(form: object, key: str) -> str | None:
-    value = form.get(key)  # type: ignore[attr-defined]
-    return value.strip() or None if isinstance(value, str) else None
+@router.delete(
+    "/{scan_id}",
+    operation_id="deleteScan",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={204: {"description": "Erased."}, **errors(401, 404, 422, 429)},
+)
+async def delete_scan(scan_id: uuid.UUID, session: SessionDep, caller: Caller) -> Response:
+    """Erase a scan with its solutions, verdicts, evaluations and events."""
+    if not await ScanRepository(session).erase_scan(scan_id, caller.tenant):
+        raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
+    return Response(status_code=204)
 
+
+def _encode_cursor(created_at: datetime, scan_id: uuid.UUID) -> str:
+    raw = f"{created_at.isoformat()}|{scan_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        created_at, scan_id = raw.split("|")
+        return datetime.fromisoformat(created_at), uuid.UUID(scan_id)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise ApiError(422, "invalid_cursor", "cursor is not a next_cursor from this API") from None

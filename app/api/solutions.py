@@ -9,8 +9,9 @@ from fastapi import APIRouter
 from app.api.auth import Caller
 from app.api.deps import SessionDep
 from app.api.errors import ApiError
+from app.api.openapi_docs import errors
 from app.db.repositories.scans import ScanRepository
-from app.schemas.scans import SolutionDetail
+from app.schemas.solutions import SolutionDetail
 from app.services.scans import solution_detail
 
 router = APIRouter(prefix="/v1/solutions", tags=["solutions"])
@@ -18,12 +19,14 @@ router = APIRouter(prefix="/v1/solutions", tags=["solutions"])
 
 @router.get(
     "/{solution_id}",
+    operation_id="getSolution",
     response_model=SolutionDetail,
-    responses={404: {"description": "no such solution (or another tenant's)"}},
+    responses=errors(401, 404, 422, 429),
 )
 async def get_solution(
     solution_id: uuid.UUID, session: SessionDep, caller: Caller
 ) -> SolutionDetail:
+    """The solution with every verdict, its deep evaluation and its badge history."""
     solution = await ScanRepository(session).get_tenant_solution(solution_id, caller.tenant)
     if solution is None:
         raise ApiError(404, "not_found", f"solution {solution_id} does not exist")

@@ -28,6 +28,10 @@ class RateLimiter(Protocol):
         """Count one request; None when allowed, else seconds until the window resets."""
         ...
 
+    async def count(self, key: str) -> tuple[int, float]:
+        """Count one request: (requests in this window, seconds until it resets)."""
+        ...
+
     async def exceeded(self, key: str, limit: int) -> float | None:
         """Like `hit` without counting: is `key` already over `limit` in this window?"""
         ...
@@ -55,13 +59,18 @@ class MemoryRateLimiter:
         return count if window == index else 0
 
     async def hit(self, key: str, limit: int) -> float | None:
+        count, reset_in = await self.count(key)
+        return _verdict(count, limit, reset_in)
+
+    async def count(self, key: str) -> tuple[int, float]:
+        """Count one request: (requests in this window, seconds until it resets)."""
         index, reset_in = _window(time.time())
         count = self._count(key, index) + 1
         self._counts[key] = (index, count)
         self._counts.move_to_end(key)
         while len(self._counts) > self.max_keys:
             self._counts.popitem(last=False)
-        return _verdict(count, limit, reset_in)
+        return count, reset_in
 
     async def exceeded(self, key: str, limit: int) -> float | None:
         index, reset_in = _window(time.time())
@@ -112,8 +121,13 @@ class RedisRateLimiter:
             self._down_since = None
 
     async def hit(self, key: str, limit: int) -> float | None:
+        count, reset_in = await self.count(key)
+        return _verdict(count, limit, reset_in)
+
+    async def count(self, key: str) -> tuple[int, float]:
+        """Count one request: (requests in this window, seconds until it resets)."""
         if not self._use_redis():
-            return await self.fallback.hit(key, limit)
+            return await self.fallback.count(key)
         index, reset_in = _window(time.time())
         name = f"{self.prefix}:{key}:{index}"
         try:
@@ -123,9 +137,9 @@ class RedisRateLimiter:
                 count, _ = await pipe.execute()
         except (RedisError, OSError) as exc:
             self._failed(exc)
-            return await self.fallback.hit(key, limit)
+            return await self.fallback.count(key)
         self._answered()
-        return _verdict(int(count), limit, reset_in)
+        return int(count), reset_in
 
     async def exceeded(self, key: str, limit: int) -> float | None:
         if not self._use_redis():

@@ -1,23 +1,40 @@
-"""Submit a scan: run the pipeline, add its rows and stage its follow-up jobs. The caller owns
-the transaction (`app.resources.unit_of_work`): it commits and wakes the outbox relay."""
+"""Submit a scan: run the pipeline, add its rows and stage its follow-up jobs; or queue it for a
+worker. The caller owns the transaction (`app.resources.unit_of_work` or the job wrapper): it
+commits and wakes the outbox relay."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import uuid
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.documents import StoredStep
-from app.db.models import Scan, Solution, VerificationRecord
+from app.db.models import Scan, ScanInput, Solution, VerificationRecord
 from app.db.repositories.outbox import OutboxRepository
+from app.db.repositories.scan_events import ScanEventRepository, ScanInputRepository
 from app.db.repositories.scans import ScanRepository
-from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.resources import Resources
-from app.schemas.scans import ScanOut, SolutionDetail, SolutionResponse, Step, VerificationOut
+from app.services.caution import caution_code
+from app.services.scan_pipeline import RetakePhoto, stream_pipeline
+from app.services.scan_views import scan_out, solution_detail, solution_response
 from app.verification.spot_check_sampling import draw_spot_check
+
+__all__ = [
+    "DeadlineExceeded",
+    "RetakePhoto",
+    "ScanRequest",
+    "UnreadableInput",
+    "accept_scan",
+    "scan_out",
+    "solution_detail",
+    "solution_response",
+    "submit_scan",
+]
 
 _rng = random.Random()
 
@@ -29,69 +46,191 @@ class UnreadableInput(Exception):
         self.message = message
 
 
+class DeadlineExceeded(Exception):
+    """The synchronous answer took longer than the deadline: queue it and answer 202."""
+
+
 _UNREADABLE = {
     "no_text_found": "no text was found in the image",
     "ocr_unavailable": "this server cannot read images",
 }
 
 
-async def submit_scan(
-    services: Resources,
-    session: AsyncSession,
+@dataclass(frozen=True, slots=True)
+class ScanRequest:
+    text: str | None = None
+    image: bytes | None = None
+    content_type: str | None = None
+    subject: str | None = None
+    grade: str | None = None
+    user_id: str | None = None
+    tenant: str | None = None
+
+    def options(self) -> dict[str, Any]:
+        return {"subject": self.subject, "grade": self.grade}
+
+
+async def run_request(
+    services_graph: Any,
+    pipeline: Any,
+    request: ScanRequest,
     *,
-    text: str | None = None,
-    image: bytes | None = None,
-    subject: str | None = None,
-    grade: str | None = None,
-    tenant: str | None = None,
-) -> tuple[Scan, Solution]:
-    state = SolveState(problem_text=text or "", image=image, subject_hint=subject, grade_hint=grade)
-    result = await run_pipeline(services.graph, services.pipeline, state)
+    min_ocr_confidence: float,
+    on_node: Any = None,
+) -> SolveState:
+    """Run the pipeline for a request; UnreadableInput / RetakePhoto when it cannot."""
+    state = SolveState(
+        problem_text=request.text or "",
+        image=request.image,
+        subject_hint=request.subject,
+        grade_hint=request.grade,
+    )
+    result = await stream_pipeline(
+        services_graph,
+        pipeline,
+        state,
+        on_node=on_node,
+        min_ocr_confidence=min_ocr_confidence,
+    )
     if result.error or not result.problem_text.strip():
         code = result.error or "no_text_found"
         raise UnreadableInput(code, _UNREADABLE.get(code, code))
-    scan, solution, verifications = _rows(result, image)
-    scan.tenant = tenant
+    return result
+
+
+async def submit_scan(
+    services: Resources,
+    session: AsyncSession,
+    request: ScanRequest | None = None,
+    *,
+    deadline_s: float | None = None,
+    **fields: Any,
+) -> tuple[Scan, Solution]:
+    """Solve now (`request`, or its fields as keywords: text=, image=, subject=, ...). Past
+    `deadline_s` the run is abandoned and DeadlineExceeded raised (the caller then queues the
+    scan with `accept_scan`)."""
+    request = request or ScanRequest(**fields)
+    progress: list[tuple[str, dict[str, Any]]] = []
+
+    async def remember(node: str, data: dict[str, Any]) -> None:
+        progress.append((node, data))
+
+    run = run_request(
+        services.graph,
+        services.pipeline,
+        request,
+        min_ocr_confidence=services.settings.ocr.min_confidence,
+        on_node=remember,
+    )
+    try:
+        result = await asyncio.wait_for(run, deadline_s)
+    except TimeoutError as exc:
+        raise DeadlineExceeded from exc
+    scan, solution = await store_result(services, session, result, request)
+    # The events of a synchronous scan are written with it: a client may still read them.
+    events = ScanEventRepository(session)
+    for seq, (node, data) in enumerate(progress, 1):
+        events.add(scan.id, seq, node, data)
+    events.add(scan.id, len(progress) + 1, "done", done_event(scan, solution))
+    await session.flush()
+    return scan, solution
+
+
+def done_event(scan: Scan, solution: Solution) -> dict[str, Any]:
+    return solution_response(scan, solution).model_dump(mode="json")
+
+
+async def store_result(
+    services: Resources | Any,
+    session: AsyncSession,
+    result: SolveState,
+    request: ScanRequest,
+    scan: Scan | None = None,
+) -> tuple[Scan, Solution]:
+    """Add (or, for a queued scan, fill in) the scan and its solution; stage follow-ups."""
+    scan = _fill_scan(scan or Scan(id=uuid.uuid4()), result, request)
+    solution, verifications = _solution_rows(scan, result)
     ScanRepository(session).add_all(scan, solution, verifications)
     # The follow-up jobs are written in the scan's own transaction (the outbox): once it is
     # committed the evaluation cannot be lost, even if Redis is down right now.
-    await stage_followups(services, session, solution)
+    await stage_followups(services.settings.verify, services.provider_counts, session, solution)
     # Flushed here, not at the caller's commit: column defaults (created_at) fill in for the
     # response, and a database error surfaces inside the use case.
     await session.flush()
     return scan, solution
 
 
-def _rows(
-    result: SolveState, image: bytes | None
-) -> tuple[Scan, Solution, list[VerificationRecord]]:
-    # Ids are chosen here, not at flush, so the outbox can name the solution before the commit.
+def accept_scan(session: AsyncSession, request: ScanRequest) -> Scan:
+    """Queue a scan: its row (state queued), its input, and a `run_scan` job in the outbox,
+    all in the caller's transaction, so the work survives a restart."""
     scan = Scan(
         id=uuid.uuid4(),
-        source="image" if image is not None else "text",
-        problem_text=result.problem_text,
-        image_sha256=hashlib.sha256(image).hexdigest() if image is not None else None,
-        image_bytes=len(image) if image is not None else None,
-        ocr_confidence=result.ocr_confidence,
-        subject=result.subject,
-        grade_band=result.grade_band,
-        difficulty=result.difficulty,
-        language=result.language,
-        topics=result.topics,
+        tenant=request.tenant,
+        user_id=request.user_id,
+        state="queued",
+        source="image" if request.image is not None else "text",
+        problem_text=request.text or "",
+        image_sha256=_sha256(request.image),
+        image_bytes=len(request.image) if request.image is not None else None,
+        subject=request.subject or "general",
+        grade_band="primary",
+        difficulty="easy",
+        language="zh" if request.text and _has_cjk(request.text) else "en",
+        topics=[],
     )
+    session.add(scan)
+    ScanInputRepository(session).add(
+        ScanInput(
+            scan_id=scan.id,
+            text=request.text,
+            image=request.image,
+            content_type=request.content_type,
+            options={**request.options(), "user_id": request.user_id},
+        )
+    )
+    OutboxRepository(session).stage("run_scan", [str(scan.id)], job_id=f"run_scan:{scan.id}")
+    return scan
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" for c in text)
+
+
+def _sha256(image: bytes | None) -> str | None:
+    return hashlib.sha256(image).hexdigest() if image is not None else None
+
+
+def _fill_scan(scan: Scan, result: SolveState, request: ScanRequest) -> Scan:
+    scan.tenant = request.tenant
+    scan.user_id = request.user_id
+    scan.state = "done"
+    scan.source = "image" if request.image is not None else "text"
+    scan.problem_text = result.problem_text
+    scan.image_sha256 = _sha256(request.image)
+    scan.image_bytes = len(request.image) if request.image is not None else None
+    scan.ocr_confidence = result.ocr_confidence
+    scan.subject = result.subject
+    scan.grade_band = result.grade_band
+    scan.difficulty = result.difficulty
+    scan.language = result.language
+    scan.topics = result.topics
+    return scan
+
+
+def _solution_rows(scan: Scan, result: SolveState) -> tuple[Solution, list[VerificationRecord]]:
+    # Ids are chosen here, not at flush, so the outbox can name the solution before the commit.
     solution = Solution(
         id=uuid.uuid4(),
         scan=scan,
         provider=result.provider,
         model=result.model,
         final_answer=result.solution.final_answer if result.solution else None,
-        steps=[StoredStep(**s.model_dump()) for s in result.solution.steps]
-        if result.solution
-        else [],
+        steps=result.solution.steps if result.solution else [],
         verification_status=result.verification_status,
         verification_confidence=result.verify_confidence,
         confidence_calibrated=result.verify_calibrated,
         caution_reason=result.caution_reason,
+        caution_code=caution_code(result),
         independent_answer=result.independent_answer,
         ground_truth=result.ground_truth,
         attempts=result.attempt_count,
@@ -99,6 +238,7 @@ def _rows(
         knowledge_points=result.knowledge_points,
         hint=result.hint,
         latency_ms=sum(a.latency_ms for a in result.attempts),
+        status_history=[],
     )
     verifications = [
         VerificationRecord.from_verdict(
@@ -112,15 +252,16 @@ def _rows(
         for attempt in result.attempts
         for v in attempt.verdicts
     ]
-    return scan, solution, verifications
+    return solution, verifications
 
 
-async def stage_followups(services: Resources, session: AsyncSession, solution: Solution) -> None:
+async def stage_followups(
+    verify: Any, provider_counts: Any, session: AsyncSession, solution: Solution
+) -> None:
     """Write the background jobs into the outbox, in the caller's transaction: deep
     evaluation, the tier-2 consensus check, and a tier-3 spot check when the sampler draws
     it. The outbox relay hands them to the queue once committed (at once, or when Redis
     is back)."""
-    verify = services.settings.verify
     jobs: list[tuple[str, tuple[str, ...]]] = [
         ("deep_evaluate", (str(solution.id),)),
         ("consensus_check", (str(solution.id),)),
@@ -130,9 +271,7 @@ async def stage_followups(services: Resources, session: AsyncSession, solution: 
         _rng,
         subject=solution.scan.subject,
         confidence=solution.verification_confidence,
-        provider_results=0
-        if uncertain
-        else await services.provider_counts.get(session, solution.provider),
+        provider_results=0 if uncertain else await provider_counts.get(session, solution.provider),
         uncertain=uncertain,
         high_stakes=verify.high_stakes_subjects,
     )
@@ -141,58 +280,3 @@ async def stage_followups(services: Resources, session: AsyncSession, solution: 
     outbox = OutboxRepository(session)
     for task, args in jobs:
         outbox.stage(task, args, job_id=f"{task}:{solution.id}")
-
-
-def solution_response(scan: Scan, solution: Solution) -> SolutionResponse:
-    return SolutionResponse(**_solution_fields(scan, solution))
-
-
-def solution_detail(solution: Solution) -> SolutionDetail:
-    return SolutionDetail(
-        **_solution_fields(solution.scan, solution),
-        verifications=[VerificationOut.model_validate(v) for v in solution.verifications],
-        deep_evaluation=solution.deep_evaluation,
-    )
-
-
-def scan_out(scan: Scan) -> ScanOut:
-    latest = scan.solutions[-1] if scan.solutions else None
-    return ScanOut(
-        id=scan.id,
-        created_at=scan.created_at,
-        source=scan.source,  # type: ignore[arg-type]
-        problem_text=scan.problem_text,
-        ocr_confidence=scan.ocr_confidence,
-        subject=scan.subject,
-        grade_band=scan.grade_band,
-        difficulty=scan.difficulty,
-        language=scan.language,
-        solution=solution_response(scan, latest) if latest else None,
-    )
-
-
-def _solution_fields(scan: Scan, solution: Solution) -> dict:
-    return {
-        "scan_id": scan.id,
-        "solution_id": solution.id,
-        "created_at": solution.created_at,
-        "problem_text": scan.problem_text,
-        "subject": scan.subject,
-        "grade_band": scan.grade_band,
-        "difficulty": scan.difficulty,
-        "language": scan.language,
-        "final_answer": solution.final_answer,
-        "steps": [
-            Step(index=i, description=s.description, latex=s.latex)
-            for i, s in enumerate(solution.steps, 1)
-        ],
-        "verification_status": solution.verification_status,
-        "verification_confidence": solution.verification_confidence,
-        "verification_confidence_calibrated": solution.confidence_calibrated,
-        "caution_reason": solution.caution_reason,
-        "attempts": solution.attempts,
-        "provider": solution.provider,
-        "model": solution.model,
-        "knowledge_points": solution.knowledge_points,
-        "hint": solution.hint,
-    }

@@ -116,7 +116,19 @@ async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
     )
 
 
+async def run_scan(ctx: dict[str, Any], scan_id: str) -> str:
+    """Solve a scan queued by `POST /v1/scans` (Prefer: respond-async, or past the deadline)."""
+    from app.services.scan_jobs import run_queued_scan, scan_services_for
+
+    jobs = job_context(ctx)
+    services = await scan_services_for(jobs)
+    return await run_queued_scan(
+        services, services.graph, services.pipeline, jobs.sessionmaker, uuid.UUID(scan_id)
+    )
+
+
 TASKS = {
+    "run_scan": run_scan,
     "deep_evaluate": deep_evaluate,
     "consensus_check": consensus_check,
     "spot_check": spot_check,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.db.documents import DeepEvaluation
-from app.db.models import Scan, Solution, VerificationRecord
+from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
 
 
 class ScanRepository:
@@ -30,6 +31,75 @@ class ScanRepository:
             .where(Scan.id == scan_id, _of_tenant(tenant))
             .options(selectinload(Scan.solutions))
         )
+
+    async def get_any_scan(self, scan_id: uuid.UUID) -> Scan | None:
+        """The scan whoever's it is (background jobs act for the system)."""
+        return await self.session.scalar(
+            select(Scan)
+            .where(Scan.id == scan_id)
+            .options(selectinload(Scan.solutions))
+            .execution_options(populate_existing=True)
+        )
+
+    async def list_scans(
+        self,
+        tenant: str | None,
+        *,
+        user_id: str | None,
+        limit: int,
+        before: tuple[datetime, uuid.UUID] | None,
+    ) -> list[Scan]:
+        """Newest first, keyset-paginated on (created_at, id): stable while rows are added."""
+        query = select(Scan).where(_of_tenant(tenant))
+        if user_id is not None:
+            query = query.where(Scan.user_id == user_id)
+        if before is not None:
+            created_at, scan_id = before
+            query = query.where(
+                or_(
+                    Scan.created_at < created_at,
+                    and_(Scan.created_at == created_at, Scan.id < scan_id),
+                )
+            )
+        return list(
+            await self.session.scalars(
+                query.order_by(Scan.created_at.desc(), Scan.id.desc())
+                .limit(limit)
+                .options(selectinload(Scan.solutions))
+            )
+        )
+
+    async def erase_scan(self, scan_id: uuid.UUID, tenant: str | None) -> bool:
+        """Delete the scan with everything about it; explicit deletes, so SQLite without
+        foreign keys (or a missed cascade) cannot leave a student's data behind."""
+        owned = await self.session.scalar(
+            select(Scan.id).where(Scan.id == scan_id, _of_tenant(tenant))
+        )
+        if owned is None:
+            return False
+        solution_ids = select(Solution.id).where(Solution.scan_id == scan_id)
+        await self.session.execute(
+            delete(VerificationRecord).where(VerificationRecord.solution_id.in_(solution_ids))
+        )
+        for table in (Solution, ScanEvent, ScanInput):
+            await self.session.execute(delete(table).where(table.scan_id == scan_id))
+        await self.session.execute(delete(Scan).where(Scan.id == scan_id))
+        return True
+
+    async def set_state(
+        self, scan_id: uuid.UUID, state: str, failure_code: str | None = None
+    ) -> None:
+        await self.session.execute(
+            update(Scan)
+            .where(Scan.id == scan_id)
+            .values(state=state, failure_code=failure_code, updated_at=func.now())
+        )
+
+    async def status_histories(self, scan_id: uuid.UUID) -> list[tuple[uuid.UUID, list]]:
+        rows = await self.session.execute(
+            select(Solution.id, Solution.status_history).where(Solution.scan_id == scan_id)
+        )
+        return [(row[0], list(row[1] or [])) for row in rows]
 
     async def get_solution(self, solution_id: uuid.UUID) -> Solution | None:
         """The solution with its scan and every verdict, in one round trip per relation,

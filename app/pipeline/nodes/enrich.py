@@ -1,4 +1,4 @@
-"""ENRICH: knowledge points, a hint, LaTeX-clean steps, and the badge the app shows."""
+"""ENRICH: knowledge points, a hint, LaTeX-clean steps in the scan's language, and the badge."""
 
 from __future__ import annotations
 
@@ -11,9 +11,15 @@ from app.analysis.enrichment import hint, knowledge_points
 from app.llm.outputs import SolveStep
 from app.pipeline.badge import badge
 from app.pipeline.context import PipelineContext
+from app.pipeline.prompts.localized import localize_step
 from app.pipeline.state import SolveState
 
 _MATH_DELIMITERS = re.compile(r"^\s*(?:\$\$?|\\\(|\\\[)(.*?)(?:\$\$?|\\\)|\\\])\s*$", re.S)
+
+
+def localized(step: SolveStep, language: str) -> SolveStep:
+    description = localize_step(step.description, "zh" if language == "zh" else "en")
+    return step.model_copy(update={"description": description})
 
 
 def clean_latex(step: SolveStep) -> SolveStep:
@@ -27,12 +33,12 @@ def clean_latex(step: SolveStep) -> SolveStep:
 async def enrich(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
     status, reason = badge(state, runtime.context)
     update: dict[str, Any] = {
-        "knowledge_points": knowledge_points(state.topics, state.language),
-        "hint": hint(state.topics, state.language),
+        "knowledge_points": knowledge_points(state.topics, state.language, state.subject),
+        "hint": hint(state.topics, state.language, state.subject),
         "verification_status": status,
         "caution_reason": reason,
     }
     if state.solution is not None:
-        steps = [clean_latex(s) for s in state.solution.steps]
+        steps = [localized(clean_latex(s), state.language) for s in state.solution.steps]
         update["solution"] = state.solution.model_copy(update={"steps": steps})
     return update

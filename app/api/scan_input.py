@@ -1,0 +1,85 @@
+"""Read a POST /v1/scans body (JSON text or multipart image) into a ScanRequest, with a
+fingerprint of what was asked (for Idempotency-Key: the multipart boundary does not count)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from fastapi import Request
+from starlette.datastructures import UploadFile
+
+from app.api.errors import ApiError, parse_or_422
+from app.api.uploads import read_image
+from app.resources import Resources
+from app.schemas.scans import ScanCreate, ScanForm
+from app.services.idempotency import fingerprint
+from app.services.scans import ScanRequest
+
+FORM_FIELDS = ("text", "subject", "grade", "user_id")
+
+MULTIPART_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["image"],
+    "additionalProperties": False,
+    "properties": {
+        "image": {"type": "string", "format": "binary", "description": "PNG or JPEG photo"},
+        "text": {"type": "string", "description": "Optional typed text to go with the image."},
+        "subject": {"$ref": "#/components/schemas/Subject"},
+        "grade": {"type": "string", "description": "The student's grade, free form."},
+        "user_id": {"type": "string", "description": "Opaque end-user id."},
+    },
+}
+
+
+async def read_scan_request(
+    request: Request, services: Resources, tenant: str | None
+) -> tuple[ScanRequest, str]:
+    limits = services.settings.input
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith("multipart/form-data"):
+        form = await request.form(max_files=1, max_fields=8)
+        upload = form.get("image")
+        if not isinstance(upload, UploadFile):
+            raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
+        unknown = sorted(set(form.keys()) - {"image", *FORM_FIELDS})
+        fields: dict[str, Any] = {k: _form_str(form, k) for k in FORM_FIELDS}
+        fields.update({k: "" for k in unknown})  # extra="forbid" names them in the 422
+        checked = parse_or_422(ScanForm, fields, max_text_chars=limits.max_text_chars)
+        image = await read_image(
+            upload,  # type: ignore[arg-type]
+            max_bytes=limits.max_upload_bytes,
+            max_pixels=limits.max_image_pixels,
+            max_aspect_ratio=limits.max_image_aspect_ratio,
+        )
+        scan = ScanRequest(
+            text=checked.text,
+            image=image,
+            content_type=upload.content_type,
+            subject=checked.subject.value if checked.subject else None,
+            grade=checked.grade,
+            user_id=checked.user_id,
+            tenant=tenant,
+        )
+    elif content_type.startswith("application/json") or not content_type:
+        body = parse_or_422(ScanCreate, await request.body(), max_text_chars=limits.max_text_chars)
+        scan = ScanRequest(
+            text=body.text,
+            subject=body.subject.value if body.subject else None,
+            grade=body.grade,
+            user_id=body.user_id,
+            tenant=tenant,
+        )
+    else:
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "send application/json with 'text' or multipart/form-data with 'image'",
+        )
+    image_hash = hashlib.sha256(scan.image).hexdigest() if scan.image is not None else None
+    return scan, fingerprint(scan.text, image_hash, scan.subject, scan.grade, scan.user_id)
+
+
+def _form_str(form: Any, key: str) -> str | None:
+    value = form.get(key)
+    return value.strip() or None if isinstance(value, str) else None

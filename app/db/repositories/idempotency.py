@@ -1,0 +1,63 @@
+"""Idempotency keys: claimed by inserting (unique per tenant), completed with the response."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import IdempotencyKey
+from app.db.models._columns import utcnow
+
+
+class IdempotencyRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def claim(self, tenant: str, key: str, route: str, request_hash: str) -> bool:
+        """Insert the key; False when another request holds it already."""
+        row = IdempotencyKey(tenant=tenant, key=key, route=route, request_hash=request_hash)
+        try:
+            async with self.session.begin_nested():
+                self.session.add(row)
+        except IntegrityError:
+            return False
+        return True
+
+    async def get(self, tenant: str, key: str) -> IdempotencyKey | None:
+        return await self.session.scalar(
+            select(IdempotencyKey)
+            .where(IdempotencyKey.tenant == tenant, IdempotencyKey.key == key)
+            .execution_options(populate_existing=True)
+        )
+
+    async def complete(
+        self, tenant: str, key: str, status: int, body: Any, headers: dict[str, str]
+    ) -> None:
+        await self.session.execute(
+            update(IdempotencyKey)
+            .where(IdempotencyKey.tenant == tenant, IdempotencyKey.key == key)
+            .values(
+                completed_at=utcnow(),
+                status_code=status,
+                response_body=body,
+                response_headers=headers,
+            )
+        )
+
+    async def release(self, tenant: str, key: str) -> None:
+        await self.session.execute(
+            delete(IdempotencyKey).where(IdempotencyKey.tenant == tenant, IdempotencyKey.key == key)
+        )
+
+    async def delete_older_than(self, tenant: str, key: str, cutoff: datetime) -> None:
+        await self.session.execute(
+            delete(IdempotencyKey).where(
+                IdempotencyKey.tenant == tenant,
+                IdempotencyKey.key == key,
+                IdempotencyKey.created_at < cutoff,
+            )
+        )

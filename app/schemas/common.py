@@ -1,0 +1,90 @@
+"""Shared pieces of the public contract: enums, the error envelope, the caution reason."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Subject(StrEnum):
+    math = "math"
+    physics = "physics"
+    chemistry = "chemistry"
+    biology = "biology"
+    general = "general"
+
+
+class VerificationStatus(StrEnum):
+    verified = "verified"
+    unverified = "unverified"
+    caution = "caution"
+
+
+class ScanState(StrEnum):
+    queued = "queued"
+    running = "running"
+    done = "done"
+    failed = "failed"
+
+
+class Language(StrEnum):
+    en = "en"
+    zh = "zh"
+
+
+class CautionCode(StrEnum):
+    no_answer = "no_answer"
+    not_verified = "not_verified"
+    failed_verification = "failed_verification"
+    low_confidence = "low_confidence"
+
+
+class CautionReason(BaseModel):
+    """Why the badge is not `verified`, for the student: no vendor or model is ever named."""
+
+    code: CautionCode = Field(
+        description="Stable machine-readable reason; `no_answer`: nothing could answer, "
+        "`not_verified`: answered but nothing could check it.",
+        examples=["not_verified"],
+    )
+    message: str = Field(
+        description="Human-readable reason in the scan's language (en or zh).",
+        examples=["We could not check this answer automatically. Please double-check it."],
+    )
+
+
+class ErrorDetail(BaseModel):
+    field: str = Field(description="Dotted path of the offending field.", examples=["text"])
+    problem: str = Field(description="What is wrong with it.", examples=["Field required"])
+
+
+class ErrorBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: str = Field(
+        description="Stable machine-readable error code.", examples=["invalid_request"]
+    )
+    message: str = Field(
+        description="Human-readable explanation (English, for developers).",
+        examples=["text: Field required"],
+    )
+    details: list[ErrorDetail] | None = Field(
+        default=None,
+        description="Per-field problems, on validation errors (422 `invalid_request`).",
+        examples=[[{"field": "text", "problem": "Field required"}]],
+    )
+    request_id: str | None = Field(
+        default=None,
+        description="The request id (also in `X-Request-ID`), on internal errors.",
+        examples=["5f0c6e2a9b4d4e1f8a7c3b2d1e0f9a8b"],
+    )
+
+
+class ErrorResponse(BaseModel):
+    """Every error the API returns: `{"error": {"code", "message", ...}}`."""
+
+    error: ErrorBody = Field(
+        description="The error.",
+        examples=[{"code": "not_found", "message": "scan 0b9c... does not exist"}],
+    )

@@ -1,0 +1,87 @@
+"""Idempotency-Key with Stripe's semantics: the same key and body within the TTL replays the
+first response; another body is a 409; a concurrent duplicate waits (bounded) for the first.
+
+The claim is an INSERT on the unique (tenant, key) in its own short transaction, so whoever
+inserts first runs the request and everyone else reads its stored response."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from app.db.models._columns import utcnow
+from app.db.repositories.idempotency import IdempotencyRepository
+from app.resources import Resources
+
+POLL_S = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResponse:
+    status: int
+    body: Any
+    headers: dict[str, str]
+
+
+class IdempotencyConflict(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def fingerprint(*parts: bytes | str | None) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else (part or b"")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def tenant_scope(tenant: str | None) -> str:
+    return tenant or ""  # the open mode's one tenant: '' keeps the unique constraint working
+
+
+async def begin(
+    services: Resources, tenant: str | None, key: str, route: str, request_hash: str
+) -> StoredResponse | None:
+    """None: this request holds the key and must run. Otherwise the first response."""
+    api = services.settings.api
+    scope = tenant_scope(tenant)
+    give_up = time.monotonic() + api.idempotency_wait_s
+    while True:
+        async with services.sessionmaker() as session:
+            repo = IdempotencyRepository(session)
+            await repo.delete_older_than(
+                scope, key, utcnow() - timedelta(seconds=api.idempotency_ttl_s)
+            )
+            claimed = await repo.claim(scope, key, route, request_hash)
+            row = None if claimed else await repo.get(scope, key)
+            await session.commit()
+        if claimed:
+            return None
+        if row is None:
+            continue  # released by a failed first request: try to claim it again
+        if row.request_hash != request_hash or row.route != route:
+            raise IdempotencyConflict(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used with a different request; use a new key",
+            )
+        if row.completed_at is not None and row.status_code is not None:
+            return StoredResponse(row.status_code, row.response_body, row.response_headers or {})
+        if time.monotonic() > give_up:
+            raise IdempotencyConflict(
+                "idempotency_key_in_use",
+                "a request with this Idempotency-Key is still being processed; retry shortly",
+            )
+        await asyncio.sleep(POLL_S)
+
+
+async def release(services: Resources, tenant: str | None, key: str) -> None:
+    """The first request failed: free the key so a retry runs again."""
+    async with services.sessionmaker() as session:
+        await IdempotencyRepository(session).release(tenant_scope(tenant), key)
+        await session.commit()

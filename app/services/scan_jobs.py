@@ -1,0 +1,153 @@
+"""Run a queued scan in a background job: progress events as each node finishes (each in its
+own short transaction, so any process can stream them), then the rows, `done`, and the input
+deleted. The job wrapper owns the final transaction; a second delivery finds the scan done."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.repositories.scan_events import ScanEventRepository, ScanInputRepository
+from app.db.repositories.scans import ScanRepository
+from app.pipeline.context import PipelineContext
+from app.pipeline.prompts.localized import RETAKE_PHOTO
+from app.services.scan_pipeline import RetakePhoto
+from app.services.scans import (
+    ScanRequest,
+    UnreadableInput,
+    done_event,
+    run_request,
+    store_result,
+)
+
+
+class EventWriter:
+    """Appends a scan's events in their own transactions (visible to SSE readers at once)."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID) -> None:
+        self.sessionmaker = sessionmaker
+        self.scan_id = scan_id
+
+    async def append(self, kind: str, data: dict[str, Any]) -> None:
+        async with self.sessionmaker() as session:
+            events = ScanEventRepository(session)
+            events.add(self.scan_id, await events.next_seq(self.scan_id), kind, data)
+            await session.commit()
+
+
+async def run_queued_scan(
+    services: Any,
+    graph: Any,
+    pipeline: PipelineContext,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    scan_id: uuid.UUID,
+) -> str:
+    """`services`: anything with `settings` and `provider_counts` (Resources or a job's)."""
+    async with sessionmaker() as session:
+        scan = await ScanRepository(session).get_any_scan(scan_id)
+        scan_input = await ScanInputRepository(session).get(scan_id)
+        if scan is None or scan.state in ("done", "failed") or scan_input is None:
+            return "nothing to do"
+        request = ScanRequest(
+            text=scan_input.text,
+            image=scan_input.image,
+            content_type=scan_input.content_type,
+            tenant=scan.tenant,
+            user_id=scan.user_id,
+            **{k: (scan_input.options or {}).get(k) for k in ("subject", "grade")},
+        )
+        await ScanRepository(session).set_state(scan_id, "running")
+        await session.commit()
+
+    writer = EventWriter(sessionmaker, scan_id)
+    try:
+        result = await run_request(
+            graph,
+            pipeline,
+            request,
+            min_ocr_confidence=services.settings.ocr.min_confidence,
+            on_node=writer.append,
+        )
+    except RetakePhoto:
+        await _fail(sessionmaker, writer, scan_id, "retake_photo", RETAKE_PHOTO[_lang(request)])
+        return "failed: retake_photo"
+    except UnreadableInput as exc:
+        await _fail(sessionmaker, writer, scan_id, exc.code, exc.message)
+        return f"failed: {exc.code}"
+
+    async with sessionmaker() as session:
+        repo = ScanRepository(session)
+        scan = await repo.get_any_scan(scan_id)
+        if scan is None:  # erased while running
+            return "erased"
+        scan, solution = await store_result(services, session, result, request, scan)
+        events = ScanEventRepository(session)
+        events.add(scan_id, await events.next_seq(scan_id), "done", done_event(scan, solution))
+        await ScanInputRepository(session).delete(scan_id)
+        await session.commit()
+    return "done"
+
+
+def _lang(request: ScanRequest) -> Any:
+    text = request.text or ""
+    return "zh" if any("\u3400" <= c <= "\u9fff" for c in text) else "en"
+
+
+async def _fail(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    writer: EventWriter,
+    scan_id: uuid.UUID,
+    code: str,
+    message: str,
+) -> None:
+    async with sessionmaker() as session:
+        await ScanRepository(session).set_state(scan_id, "failed", code)
+        await ScanInputRepository(session).delete(scan_id)
+        await session.commit()
+    await writer.append("failed", {"code": code, "message": message})
+
+
+class JobScanServices:
+    """What `run_queued_scan` needs, built once per job context (a worker process has no API
+    Resources): the compiled graph, a pipeline context with OCR and the problem bank."""
+
+    def __init__(self, jobs: Any) -> None:
+        from app.ocr.rapid import RapidOcrReader
+        from app.pipeline.graph import build_graph
+        from app.resources import load_calibrator
+        from app.retrieval.bank import ProblemBankRetriever
+        from app.services.provider_counts import ProviderResultCounts
+        from app.verification.spot_check_sampling import SpotCheckRates
+
+        settings = jobs.settings
+        self.settings = settings
+        self.graph = build_graph()
+        self.retriever = ProblemBankRetriever(
+            jobs.sessionmaker, settings.verify.ground_truth_min_similarity
+        )
+        self.pipeline = PipelineContext(
+            registry=jobs.registry,
+            sandbox=jobs.sandbox,
+            verify=settings.verify,
+            retriever=self.retriever,
+            ocr=RapidOcrReader(settings.ocr),
+            top_k=settings.retrieval.top_k,
+            calibrator=load_calibrator(settings.verify.calibration_path),
+        )
+        self.provider_counts = ProviderResultCounts(SpotCheckRates().new_provider_results)
+        self.warmed = False
+
+
+_per_context: dict[int, JobScanServices] = {}
+
+
+async def scan_services_for(jobs: Any) -> JobScanServices:
+    services = _per_context.get(id(jobs))
+    if services is None:
+        services = _per_context[id(jobs)] = JobScanServices(jobs)
+    if not services.warmed:
+        await services.retriever.warm_up()
+        services.warmed = True
+    return services

@@ -1,0 +1,84 @@
+"""Rows → the public contract: localized caution reasons, never a vendor in a student's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.models import Scan, Solution
+from app.pipeline.prompts.localized import caution_message
+from app.schemas.common import CautionReason
+from app.schemas.scans import ScanOut, SolutionResponse, Step
+from app.schemas.solutions import SolutionDetail, StatusChange, VerificationOut
+
+
+def _language(scan: Scan) -> Any:
+    return "zh" if scan.language == "zh" else "en"
+
+
+def caution_reason(scan: Scan, solution: Solution) -> CautionReason | None:
+    if solution.verification_status == "verified":
+        return None
+    code = solution.caution_code or ("no_answer" if not solution.final_answer else "not_verified")
+    return CautionReason(code=code, message=caution_message(code, _language(scan)))  # type: ignore[arg-type]
+
+
+def solution_response(scan: Scan, solution: Solution) -> SolutionResponse:
+    return SolutionResponse(**_solution_fields(scan, solution))
+
+
+def solution_detail(solution: Solution) -> SolutionDetail:
+    history = [StatusChange.model_validate(entry) for entry in solution.status_history or []]
+    return SolutionDetail(
+        **_solution_fields(solution.scan, solution),
+        verifications=[VerificationOut.model_validate(v) for v in solution.verifications],
+        deep_evaluation=solution.deep_evaluation,
+        status_history=history,
+    )
+
+
+def scan_out(scan: Scan) -> ScanOut:
+    latest = scan.solutions[-1] if scan.solutions else None
+    return ScanOut(
+        id=scan.id,
+        created_at=scan.created_at,
+        state=scan.state,  # type: ignore[arg-type]
+        failure_code=scan.failure_code,
+        user_id=scan.user_id,
+        source=scan.source,
+        problem_text=scan.problem_text,
+        ocr_confidence=scan.ocr_confidence,
+        subject=scan.subject,  # type: ignore[arg-type]
+        grade_band=scan.grade_band,
+        difficulty=scan.difficulty,
+        language=_language(scan),
+        solution=solution_response(scan, latest) if latest else None,
+    )
+
+
+def _solution_fields(scan: Scan, solution: Solution) -> dict[str, Any]:
+    return {
+        "scan_id": scan.id,
+        "solution_id": solution.id,
+        "created_at": solution.created_at,
+        "problem_text": scan.problem_text,
+        "ocr_text": scan.problem_text if scan.source == "image" else None,
+        "ocr_confidence": scan.ocr_confidence,
+        "subject": scan.subject,
+        "grade_band": scan.grade_band,
+        "difficulty": scan.difficulty,
+        "language": _language(scan),
+        "final_answer": solution.final_answer,
+        "steps": [
+            Step(index=i, description=s.description, latex=s.latex)
+            for i, s in enumerate(solution.steps, 1)
+        ],
+        "verification_status": solution.verification_status,
+        "verification_confidence": solution.verification_confidence,
+        "verification_confidence_calibrated": solution.confidence_calibrated,
+        "caution_reason": caution_reason(scan, solution),
+        "attempts": solution.attempts,
+        "provider": solution.provider,
+        "model": solution.model,
+        "knowledge_points": solution.knowledge_points,
+        "hint": solution.hint,
+    }
