@@ -78,18 +78,18 @@ async def _events(
     while not await request.is_disconnected():
         async with services.sessionmaker() as session:
             repo = ScanEventRepository(session)
-            events = await repo.after(scan_id, last)
+            events = [(e.seq, e.kind, e.data) for e in await repo.after(scan_id, last)]
             if final_seq is None and not events:  # resumed after the final event
                 final_seq = await repo.final_seq(scan_id, FINAL_KINDS)
                 quiet_since = time.monotonic() if final_seq is not None else None
             histories = await ScanRepository(session).status_histories(scan_id)
             await session.rollback()
         chunks: list[str] = []
-        for event in events:
-            chunks.append(sse(event.seq, event.kind, event.data))
-            last = event.seq
-            if event.kind in FINAL_KINDS:
-                final_seq, quiet_since = event.seq, time.monotonic()
+        for seq, kind, data in events:
+            chunks.append(sse(seq, kind, data))
+            last = seq
+            if kind in FINAL_KINDS:
+                final_seq, quiet_since = seq, time.monotonic()
         if final_seq is not None:
             # Badge changes follow the final event, numbered after it (monotonic ids).
             changes = [c for _, history in histories for c in history]

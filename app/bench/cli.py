@@ -87,12 +87,21 @@ def replay(
     ],
     out_dir: Annotated[Path, typer.Option()] = Path("bench-out/replay"),
     seed: Annotated[int, typer.Option(help="Seed of the held-out split.")] = 0,
+    grader: Annotated[
+        str, typer.Option(help="math-verify | mav (the paper's MATH is_equiv, its table)")
+    ] = "math-verify",
 ) -> None:
     """Replay recorded MAV verifier runs: selection@n, detection, calibration."""
+    from app.bench.mav_equivalence import mav_equivalent
     from app.bench.replay import ReplayFormatError, label, load_run, report
     from app.symbolic.sandbox import SymbolicSandbox
 
+    if grader not in ("math-verify", "mav"):
+        raise typer.BadParameter("--grader is math-verify or mav")
+
     async def labelled():  # type: ignore[no-untyped-def]
+        if grader == "mav":
+            return await label(load_run(mav_run), mav_equivalent, normalize=False)
         sandbox = SymbolicSandbox(get_settings().verify.symbolic_workers, 5.0)
         try:
             return await label(load_run(mav_run), sandbox.math_equivalent)
@@ -260,3 +269,6 @@ def make_reasoning_gym(
 
     names = tuple(d.strip() for d in datasets.split(",") if d.strip())
     typer.echo(f"wrote {write(out, n, seed, names)} problems to {out}")
+
+
+from app.bench import cli_recorded  # noqa: E402,F401  (registers its commands)

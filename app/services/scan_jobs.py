@@ -24,16 +24,25 @@ from app.services.scans import (
 
 
 class EventWriter:
-    """Appends a scan's events in their own transactions (visible to SSE readers at once)."""
+    """Appends a scan's events in their own transactions (visible to SSE readers at once).
+    The job is the scan's only writer, so sequence numbers are counted here: each
+    transaction only writes (SQLite cannot turn a read snapshot into a write after another
+    connection committed)."""
 
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID) -> None:
+    def __init__(
+        self, sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID, first_seq: int
+    ) -> None:
         self.sessionmaker = sessionmaker
         self.scan_id = scan_id
+        self.seq = first_seq
+
+    def take(self) -> int:
+        self.seq += 1
+        return self.seq - 1
 
     async def append(self, kind: str, data: dict[str, Any]) -> None:
         async with self.sessionmaker() as session:
-            events = ScanEventRepository(session)
-            events.add(self.scan_id, await events.next_seq(self.scan_id), kind, data)
+            ScanEventRepository(session).add(self.scan_id, self.take(), kind, data)
             await session.commit()
 
 
@@ -58,10 +67,13 @@ async def run_queued_scan(
             user_id=scan.user_id,
             **{k: (scan_input.options or {}).get(k) for k in ("subject", "grade")},
         )
+        first_seq = await ScanEventRepository(session).next_seq(scan_id)
+        await session.rollback()  # reads end here; the write below is its own transaction
+    async with sessionmaker() as session:
         await ScanRepository(session).set_state(scan_id, "running")
         await session.commit()
 
-    writer = EventWriter(sessionmaker, scan_id)
+    writer = EventWriter(sessionmaker, scan_id, first_seq)
     try:
         result = await run_request(
             graph,
@@ -78,14 +90,14 @@ async def run_queued_scan(
         return f"failed: {exc.code}"
 
     async with sessionmaker() as session:
-        repo = ScanRepository(session)
-        scan = await repo.get_any_scan(scan_id)
+        # Write first (takes SQLite's write lock before any read snapshot exists).
+        await ScanInputRepository(session).delete(scan_id)
+        scan = await ScanRepository(session).get_any_scan(scan_id)
         if scan is None:  # erased while running
+            await session.rollback()
             return "erased"
         scan, solution = await store_result(services, session, result, request, scan)
-        events = ScanEventRepository(session)
-        events.add(scan_id, await events.next_seq(scan_id), "done", done_event(scan, solution))
-        await ScanInputRepository(session).delete(scan_id)
+        ScanEventRepository(session).add(scan_id, writer.take(), "done", done_event(scan, solution))
         await session.commit()
     return "done"
 
@@ -103,8 +115,8 @@ async def _fail(
     message: str,
 ) -> None:
     async with sessionmaker() as session:
-        await ScanRepository(session).set_state(scan_id, "failed", code)
         await ScanInputRepository(session).delete(scan_id)
+        await ScanRepository(session).set_state(scan_id, "failed", code)
         await session.commit()
     await writer.append("failed", {"code": code, "message": message})
 
