@@ -80,13 +80,16 @@ def load_run(directory: Path) -> list[dict[str, Any]]:
     return records
 
 
-async def label(records: Sequence[dict[str, Any]], equivalent: Equivalence) -> list[ReplayProblem]:
-    """Which candidates are correct (normalizer, then math-verify), and their answer classes."""
+async def label(
+    records: Sequence[dict[str, Any]], equivalent: Equivalence, *, normalize: bool = True
+) -> list[ReplayProblem]:
+    """Which candidates are correct (normalizer, then `equivalent`: math-verify by default;
+    `--grader mav` passes the paper's own is_equiv with normalize=False), and answer classes."""
 
     async def same(gold: str, answer: str | None) -> bool:
         if answer is None:
             return False
-        if normalize_math_answer(gold) == normalize_math_answer(answer):
+        if normalize and normalize_math_answer(gold) == normalize_math_answer(answer):
             return True
         return bool(await equivalent(gold, answer))
 

@@ -35,7 +35,8 @@ async def panel_evidence(ctx: PipelineContext, state: SolveState, size: int) -> 
     """K aspect verifiers on every verify-capable provider but the solver, run concurrently."""
     assert state.solution is not None
     names = [n for n in ctx.registry.route("*", "verify") if n != state.provider]
-    keys = ctx.verify.aspect_sets.get(state.subject) or DEFAULT_MATH_SET
+    sets = ctx.verify.aspect_sets
+    keys = sets.get(state.subject) or sets.get("*") or DEFAULT_MATH_SET
     clients = [ctx.registry.get(n, "verify") for n in names]
     verifiers = build_panel(clients, keys, subject=state.subject, language=state.language)[:size]
     text = "\n".join(

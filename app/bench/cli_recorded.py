@@ -1,0 +1,97 @@
+"""`solveverify bench convert-mav | make-recorded-gsm8k | service`: recorded runs (issue 15)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from app.bench.cli import bench_app
+from app.settings import get_settings
+
+
+@bench_app.command("convert-mav")
+def convert_mav_command(
+    mav_run: Annotated[
+        Path,
+        typer.Option(exists=True, file_okay=False, help="Directory of per-problem MAV JSON files."),
+    ],
+    out: Annotated[Path, typer.Option(help="Recorded-run JSONL to write.")],
+) -> None:
+    """Convert an official MAV run directory to the recorded-run format."""
+    from app.bench.recorded import convert_mav, save_recorded
+    from app.bench.replay import ReplayFormatError
+
+    try:
+        typer.echo(f"wrote {save_recorded(convert_mav(mav_run), out)} problems to {out}")
+    except ReplayFormatError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+@bench_app.command("make-recorded-gsm8k")
+def make_recorded_gsm8k(
+    data: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="make-gsm8k-set output.")],
+    out: Annotated[Path, typer.Option(help="Recorded-run JSONL to write.")],
+    verifiers: Annotated[
+        str,
+        typer.Option(help='SIMULATED verifiers: JSON {"id": [P(approve|right), P(approve|wrong)]}'),
+    ] = '{"sim:a": [0.9, 0.2], "sim:b": [0.85, 0.3], "sim:c": [0.8, 0.1]}',
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """A recorded run from GSM8K candidates with simulated verdicts (exercises the service
+    offline; it measures no model)."""
+    from app.bench.recorded import gsm8k_recorded, save_recorded
+
+    rates = {k: (float(v[0]), float(v[1])) for k, v in json.loads(verifiers).items()}
+    typer.echo(f"wrote {save_recorded(gsm8k_recorded(data, verifiers=rates, seed=seed), out)}")
+
+
+@bench_app.command("service")
+def service_command(
+    run: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="Recorded-run JSONL.")],
+    out_dir: Annotated[Path, typer.Option()] = Path("bench-out/service"),
+    fit_fraction: Annotated[float, typer.Option(help="Problems that fit the promise.")] = 0.33,
+    seed: Annotated[int, typer.Option()] = 0,
+    target_precision: Annotated[float | None, typer.Option(help="Default: settings.")] = None,
+    grader: Annotated[str, typer.Option(help="math-verify | mav")] = "math-verify",
+    quick_verifier: Annotated[
+        str | None, typer.Option(help="A recorded verifier id that answers QUICK_VERIFY.")
+    ] = None,
+) -> None:
+    """A recorded run through the real graph: fit calibration and the verified threshold on
+    a seeded part, then badges, precision and coverage on the rest."""
+    from app.bench.mav_equivalence import mav_equivalent
+    from app.bench.recorded import RecordedRunError, load_recorded
+    from app.bench.service import ServiceBenchConfig, run_service_bench
+    from app.symbolic.sandbox import SymbolicSandbox
+
+    if grader not in ("math-verify", "mav"):
+        raise typer.BadParameter("--grader is math-verify or mav")
+    verify = get_settings().verify
+    config = ServiceBenchConfig(
+        fit_fraction=fit_fraction,
+        seed=seed,
+        target_precision=target_precision or verify.target_precision,
+        delta=verify.precision_delta,
+        quick_verifier=quick_verifier,
+        max_attempts=verify.max_attempts,
+    )
+    try:
+        problems = load_recorded(run)
+    except RecordedRunError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+    async def go() -> dict[str, Any]:
+        sandbox = SymbolicSandbox(verify.symbolic_workers, 5.0)
+        try:
+            grade = mav_equivalent if grader == "mav" else sandbox.math_equivalent
+            return await run_service_bench(problems, out_dir, sandbox, verify, grade, config)
+        finally:
+            sandbox.close()
+
+    typer.echo(json.dumps(asyncio.run(go()), indent=2))
