@@ -124,13 +124,8 @@ async def _create(
         # Never a minutes-long wait: the work goes on in the background, durably.
         return 202, _accepted(accept_scan(session, scan_request))
     except RetakePhoto as exc:
-        language = "zh" if _looks_chinese(exc.text or scan_request.text) else "en"
-        raise ApiError(
-            422,
-            "retake_photo",
-            RETAKE_PHOTO[language],
-            headers=None,
-        ) from exc
+        message = RETAKE_PHOTO["zh" if _looks_chinese(exc.text or scan_request.text) else "en"]
+        raise ApiError(422, "retake_photo", message) from exc
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     return 201, solution_response(scan, solution).model_dump(mode="json")

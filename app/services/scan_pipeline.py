@@ -52,7 +52,7 @@ def public_progress(node: str, update: dict[str, Any]) -> dict[str, Any]:
 
 
 async def stream_pipeline(
-    graph: CompiledStateGraph,
+    graph: CompiledStateGraph[Any, Any, Any, Any],
     context: PipelineContext,
     state: SolveState,
     *,
@@ -61,9 +61,8 @@ async def stream_pipeline(
 ) -> SolveState:
     """The final state, as `graph.ainvoke` would return it; `on_node` hears each node finish."""
     final: dict[str, Any] | None = None
-    async for mode, chunk in graph.astream(
-        state, context=context, stream_mode=["updates", "values"]
-    ):
+    stream: Any = graph.astream(state, context=context, stream_mode=["updates", "values"])
+    async for mode, chunk in stream:
         if mode == "values":
             final = chunk
             continue

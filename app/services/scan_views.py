@@ -19,7 +19,7 @@ def caution_reason(scan: Scan, solution: Solution) -> CautionReason | None:
     if solution.verification_status == "verified":
         return None
     code = solution.caution_code or ("no_answer" if not solution.final_answer else "not_verified")
-    return CautionReason(code=code, message=caution_message(code, _language(scan)))  # type: ignore[arg-type]
+    return CautionReason(code=code, message=caution_message(code, _language(scan)))
 
 
 def solution_response(scan: Scan, solution: Solution) -> SolutionResponse:
@@ -41,13 +41,13 @@ def scan_out(scan: Scan) -> ScanOut:
     return ScanOut(
         id=scan.id,
         created_at=scan.created_at,
-        state=scan.state,  # type: ignore[arg-type]
+        state=scan.state,
         failure_code=scan.failure_code,
         user_id=scan.user_id,
         source=scan.source,
         problem_text=scan.problem_text,
         ocr_confidence=scan.ocr_confidence,
-        subject=scan.subject,  # type: ignore[arg-type]
+        subject=scan.subject,
         grade_band=scan.grade_band,
         difficulty=scan.difficulty,
         language=_language(scan),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Select, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -95,7 +96,9 @@ class ScanRepository:
             .values(state=state, failure_code=failure_code, updated_at=func.now())
         )
 
-    async def status_histories(self, scan_id: uuid.UUID) -> list[tuple[uuid.UUID, list]]:
+    async def status_histories(
+        self, scan_id: uuid.UUID
+    ) -> list[tuple[uuid.UUID, list[dict[str, Any]]]]:
         rows = await self.session.execute(
             select(Solution.id, Solution.status_history).where(Solution.scan_id == scan_id)
         )
