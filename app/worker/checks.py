@@ -20,15 +20,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Solution, VerificationRecord
 from app.db.repositories.fitness import FitnessRepository
 from app.db.repositories.scans import ScanRepository
+from app.db.repositories.status import StatusRepository
 from app.llm.errors import ProviderError
 from app.llm.outputs import SolveOutput, schema_of
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import solve as solve_prompts
+from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.aspects import DEFAULT_MATH_SET, build_panel
-from app.verification.consensus import ConsensusBuilder, NodeAnswer
+from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
+from app.verification.evidence_status import StatusChange, after_consensus, after_spot_check
 from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.panel import run_panel
+from app.verification.programmatic import programmatic_verdict
 from app.verification.verdict import Verdict
 from app.worker.context import job_context
 
@@ -67,6 +71,37 @@ def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
     )
 
 
+def _proof_at_response(solution: Solution) -> Proof | None:
+    """A programmatic / ground-truth verdict on the returned answer, from QUICK_VERIFY."""
+    for row in solution.verifications:
+        if (
+            row.tier == "quick"
+            and row.method in ("programmatic", "ground_truth")
+            and row.verdict != "abstain"
+            and row.answer == solution.final_answer
+        ):
+            return "proven" if row.verdict == "approve" else "refuted"
+    return None
+
+
+async def _proof(sandbox: SymbolicSandbox, problem: str, answer: str) -> Proof | None:
+    verdict = await programmatic_verdict(sandbox, problem, answer)
+    return {"approve": "proven", "reject": "refuted"}.get(verdict.verdict)  # type: ignore[return-value]
+
+
+async def _follow(
+    session: AsyncSession, solution: Solution, change: StatusChange | None, rows: list[Any]
+) -> str:
+    """Apply a badge change with its evidence (the rows just written), or say none."""
+    if change is None:
+        return ""
+    await session.flush()  # the rows get their ids
+    moved = await StatusRepository(session).change_status(
+        solution.id, change.to, reason=change.reason, evidence_ids=[str(r.id) for r in rows]
+    )
+    return f"; badge → {change.to}" if moved else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Independent:
     """One provider's answer to the problem, with what fitness needs to know about it."""
@@ -76,6 +111,8 @@ class Independent:
     answer: str
     steps: int
     seconds: float
+    reasoning: str = ""
+    confidence: float = 0.5
 
 
 def _quality(steps: int) -> Quality:
@@ -100,7 +137,12 @@ async def _independent_answer(
     if not answer:
         return None
     count = len(steps) if isinstance(steps, list) else 0
-    return Independent(name, reply.model, str(answer), count, time.perf_counter() - started)
+    reasoning = "\n".join(
+        str(step.get("description", "")) for step in steps or [] if isinstance(step, dict)
+    )
+    return Independent(
+        name, reply.model, str(answer), count, time.perf_counter() - started, reasoning[:800]
+    )
 
 
 async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
@@ -124,11 +166,23 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             solution.final_answer or "",
             len(solution.steps),
             solution.latency_ms / 1000,
+            "\n".join(step.description for step in solution.steps)[:800],
+            solution.verification_confidence,
         )
         answers = [original, *(a for a in found if a is not None)]
         if len(answers) < 2:
             return "skipped: no other provider answered"
-        nodes = [NodeAnswer(a.provider, a.answer, weights[a.provider]) for a in answers]
+        # Validator priority in tier 2: a proof on any answer decides (design-notes, DELLM).
+        proven_at_response = _proof_at_response(solution)
+        problem = solution.scan.problem_text
+        proofs = [
+            proven_at_response or await _proof(jobs.sandbox, problem, answers[0].answer),
+            *[await _proof(jobs.sandbox, problem, a.answer) for a in answers[1:]],
+        ]
+        nodes = [
+            NodeAnswer(a.provider, a.answer, weights[a.provider], a.confidence, a.reasoning, p)
+            for a, p in zip(answers, proofs, strict=True)
+        ]
         arbiter = registry.verifier_for(solution.provider)
         builder = ConsensusBuilder(
             equivalent=jobs.sandbox.equivalent,
@@ -137,23 +191,26 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             semantic_threshold=verify.consensus_semantic,
             majority_threshold=verify.consensus_majority,
         )
-        result = await builder.build(solution.scan.problem_text, nodes)
+        result = await builder.build(problem, nodes)
         listing = "; ".join(f"{n.provider}={n.answer}" for n in nodes)
-        if not result.agrees:
-            kind, score = "abstain", None
-        else:
-            kind = "approve" if 0 in result.supporters else "reject"
-            score = result.weighted_agreement if kind == "approve" else 0.0
+        approved: bool | None = None
+        if result.decided:
+            approved = 0 in result.supporters
+        kind = "abstain" if approved is None else "approve" if approved else "reject"
+        score = None if approved is None else result.weighted_agreement if approved else 0.0
+        if result.method == "proof":
+            score = 1.0 if approved else 0.0
         verdict = Verdict(
-            kind,
+            kind,  # type: ignore[arg-type]
             "llm",
             f"consensus:{result.method}",
-            score,  # type: ignore[arg-type]
+            score,
             f"{result.method}, agreement {result.agreement:.0%}: {listing}",
             independent_answer=result.answer,
         )
-        repo.add_verifications([_row(solution, "consensus", verdict)])
-        if result.agrees:
+        row = _row(solution, "consensus", verdict)
+        repo.add_verifications([row])
+        if result.decided:  # proofs, agreement and arbitration all move fitness
             for index, answer in enumerate(answers):
                 correct = index in result.supporters
                 delta = fitness_delta(
@@ -168,8 +225,17 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
                     delta=delta.total,
                     correct=correct,
                 )
+        change = after_consensus(
+            solution.verification_status,
+            approved=approved,
+            method=result.method,
+            confirmations=len([i for i in result.supporters if i != 0]),
+            min_confirmations=verify.consensus_min_confirmations,
+            proven_at_response=proven_at_response == "proven",
+        )
+        moved = await _follow(session, solution, change, [row])
         await session.commit()
-    return f"{kind} ({result.method})"
+    return f"{kind} ({result.method}){moved}"
 
 
 def _spot_verifier(registry: ProviderRegistry, solver: str | None) -> str | None:
@@ -203,7 +269,18 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
             early_stop=verify.panel_early_stop,
             max_concurrency=verify.panel_max_concurrency,
         )
-        repo.add_verifications([_row(solution, "spot", v) for v in result.verdicts])
+        rows = [_row(solution, "spot", v) for v in result.verdicts]
+        repo.add_verifications(rows)
+        change = after_spot_check(
+            solution.verification_status,
+            approved=result.approved,
+            score=result.score,
+            proven_at_response=_proof_at_response(solution) == "proven",
+        )
+        moved = await _follow(session, solution, change, rows)
         await session.commit()
     outcome = "approved" if result.approved else "rejected"
-    return f"{outcome} by {result.approvals}/{result.total} ({reason}; {result.calls_saved} saved)"
+    return (
+        f"{outcome} by {result.approvals}/{result.total} "
+        f"({reason}; {result.calls_saved} saved){moved}"
+    )

@@ -1,0 +1,46 @@
+"""Badge changes after the response: the solution's status and its `status_history`
+(migration 0006 adds the column; the SSE `status_changed` events read it). Callers own the
+transaction."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Solution
+
+
+class StatusRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def change_status(
+        self,
+        solution_id: uuid.UUID,
+        to: str,
+        *,
+        reason: str,
+        evidence_ids: list[str],
+    ) -> bool:
+        """Move the badge to `to` and append the change to `status_history` (row-locked on
+        Postgres, so two checks finishing together both land). False: already there."""
+        solution = await self.session.scalar(
+            select(Solution).where(Solution.id == solution_id).with_for_update()
+        )
+        if solution is None or solution.verification_status == to:
+            return False
+        entry = {
+            "at": datetime.now(UTC).isoformat(),
+            "from": solution.verification_status,
+            "to": to,
+            "reason": reason,
+            "evidence_ids": evidence_ids,
+        }
+        solution.status_history = [*(solution.status_history or []), entry]  # reassign: tracked
+        solution.verification_status = to
+        if to != "verified":
+            solution.caution_reason = reason
+        return True
