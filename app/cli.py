@@ -16,6 +16,7 @@ from app.bench.cli import bench_app
 from app.settings import Settings, get_settings
 
 if TYPE_CHECKING:
+    from app.schemas.checks import CheckResponse
     from app.schemas.scans import SolutionResponse
 
 app = typer.Typer(
@@ -57,7 +58,7 @@ def worker() -> None:
     from app.worker.settings import worker_settings
 
     _logging(get_settings().log_level)
-    run_worker(worker_settings())  # type: ignore[arg-type]
+    run_worker(worker_settings())
 
 
 @app.command()
@@ -71,6 +72,8 @@ def solve(
     grade: Annotated[str | None, typer.Option(help="Grade hint, e.g. 7.")] = None,
 ) -> None:
     """Solve and verify one problem; print the SolutionResponse as JSON."""
+    from app.services.scans import UnreadableInput
+
     if not text and not image:
         raise typer.BadParameter("give --text or --image")
     settings = get_settings()
@@ -78,11 +81,8 @@ def solve(
     try:
         image_bytes = image.read_bytes() if image else None
         response = asyncio.run(_solve(settings, text, image_bytes, subject, grade))
-    except ValueError as exc:
-        typer.echo(
-            json.dumps({"error": {"code": "unreadable_input", "message": str(exc)}}), err=True
-        )
-        raise typer.Exit(2) from exc
+    except UnreadableInput as exc:
+        _fail(exc.code, exc.message)
     typer.echo(response.model_dump_json(indent=2))
 
 
@@ -94,21 +94,13 @@ async def _solve(
     grade: str | None,
 ) -> SolutionResponse:
     from app.resources import open_resources, unit_of_work
-    from app.services.scans import UnreadableInput, solution_response, submit_scan
+    from app.services.scans import solution_response, submit_scan
 
     async with open_resources(settings) as resources:
-        try:
-            async with unit_of_work(resources) as session:
-                scan, solution = await submit_scan(
-                    resources,
-                    session,
-                    text=text,
-                    image=image,
-                    subject=subject,
-                    grade=grade,
-                )
-        except UnreadableInput as exc:
-            raise ValueError(exc.message) from exc
+        async with unit_of_work(resources) as session:
+            scan, solution = await submit_scan(
+                resources, session, text=text, image=image, subject=subject, grade=grade
+            )
         # With Redis the jobs go to the workers now; without it they wait in the outbox for
         # the next `serve` (in-process jobs would die with this process).
         if resources.settings.redis.url:
@@ -245,6 +237,7 @@ def check(
     """Check an answer to a problem; print {verdict: correct|incorrect|unknown, …} as JSON."""
     from pydantic import ValidationError
 
+    from app.api.errors import invalid_request
     from app.schemas.checks import CheckCreate
     from app.services.scans import UnreadableInput
 
@@ -255,9 +248,11 @@ def check(
     try:
         # The same limits as POST /v1/checks (an image stands in for the problem text).
         body = CheckCreate(problem=problem or "(image)", answer=answer)
-        response = asyncio.run(_check(settings, body.answer, problem, image))
+        image_bytes = image.read_bytes() if image else None
+        response = asyncio.run(_check(settings, body.answer, problem, image_bytes))
     except ValidationError as exc:
-        _fail("invalid_request", "; ".join(f"{e['loc'][0]}: {e['msg']}" for e in exc.errors()))
+        error = invalid_request(exc.errors(include_input=False))
+        _fail(error.code, error.message)
     except UnreadableInput as exc:
         _fail(exc.code, exc.message)
     typer.echo(response.model_dump_json(indent=2))
@@ -268,17 +263,14 @@ def _fail(code: str, message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-async def _check(settings, answer, problem, image):  # type: ignore[no-untyped-def]
+async def _check(
+    settings: Settings, answer: str, problem: str | None, image: bytes | None
+) -> CheckResponse:
     from app.resources import open_resources
     from app.services.checks import check_answer
 
     async with open_resources(settings) as services:
-        return await check_answer(
-            services,
-            answer=answer,
-            problem=problem,
-            image=image.read_bytes() if image else None,
-        )
+        return await check_answer(services, answer=answer, problem=problem, image=image)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from langgraph.graph.state import CompiledStateGraph
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -27,7 +26,7 @@ from app.llm.factory import configured_providers
 from app.llm.registry import ProviderRegistry, build_registry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
-from app.pipeline.graph import build_graph
+from app.pipeline.graph import SolveGraph, build_graph
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
 from app.services.auth import KeyAuthenticator
 from app.services.provider_counts import ProviderResultCounts
@@ -51,7 +50,7 @@ class Resources:
     sandbox: SymbolicSandbox
     budget: Budget
     registry: ProviderRegistry
-    graph: CompiledStateGraph
+    graph: SolveGraph
     pipeline: PipelineContext
     queue: TaskQueue
     ocr: RapidOcrReader
@@ -77,7 +76,7 @@ def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
     if not settings.redis.url:
         return None
     # Short timeouts: a Redis outage must fail fast (budgets and limits fail open), not hang.
-    redis = Redis.from_url(settings.redis.url, socket_timeout=2, socket_connect_timeout=2)
+    redis: Redis = Redis.from_url(settings.redis.url, socket_timeout=2, socket_connect_timeout=2)
     stack.push_async_callback(redis.aclose)
     return redis
 

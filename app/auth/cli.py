@@ -48,7 +48,7 @@ def create(
     key = new_key()
 
     async def work(repo: ApiKeyRepository) -> None:
-        repo.add(key, tenant=tenant.strip(), role=role, label=label)  # type: ignore[arg-type]
+        repo.add(key, tenant=tenant.strip(), role=role, label=label)
 
     asyncio.run(_in_session(work))
     typer.echo(key.key)

@@ -13,9 +13,15 @@ Capability = Literal["solve", "verify", "evaluate"]
 
 @runtime_checkable
 class ModelClient(Protocol):
-    provider: str
-    model: str
-    capabilities: frozenset[Capability]
+    # Read-only: wrappers (Resilient) forward them as properties.
+    @property
+    def provider(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def capabilities(self) -> frozenset[Capability]: ...
 
     async def generate(
         self,
@@ -25,6 +31,9 @@ class ModelClient(Protocol):
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
-        """One completion. Raises ProviderError subclasses; never returns a partial reply."""
+        """One completion. Raises ProviderError subclasses; never returns a partial reply.
+        `seed`: the sampling seed, for reproducible samples where the provider supports one
+        (OpenAI, OpenAI-compatible servers, llama.cpp, Gemini); others ignore it."""
         ...

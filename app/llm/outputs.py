@@ -57,4 +57,5 @@ def schema_of(model: type[BaseModel]) -> dict[str, Any]:
 
     Built once per model (pydantic's schema generation cost more than a whole SDK call per
     request); shared, so callers treat it as read-only."""
-    return _bound(model.model_json_schema())
+    schema: dict[str, Any] = _bound(model.model_json_schema())
+    return schema

@@ -40,7 +40,7 @@ MODEL_CONFIG: dict[str, dict[Tier, str]] = {
 def model_ids(provider: str, overrides: Mapping[str, Mapping[str, str]]) -> dict[Tier, str]:
     """the design's ids for `provider`, with the configured overrides on top."""
     merged: dict[Tier, str] = dict(MODEL_CONFIG.get(provider, {}))
-    merged.update({t: m for t, m in overrides.get(provider, {}).items() if t in TIERS})  # type: ignore[misc]
+    merged.update({t: m for t, m in overrides.get(provider, {}).items() if t in TIERS})
     return merged
 
 

@@ -60,8 +60,8 @@ class Resilient:
 
     def _delay(self, attempt: int, error: ProviderError) -> float:
         if isinstance(error, RateLimited) and error.retry_after is not None:
-            return min(error.retry_after, self.max_delay_s)
-        backoff = self.base_delay_s * 2**attempt
+            return min(float(error.retry_after), self.max_delay_s)
+        backoff = self.base_delay_s * 2.0**attempt
         return min(backoff * (0.5 + random.random() / 2), self.max_delay_s)
 
     async def generate(
@@ -72,6 +72,7 @@ class Resilient:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
         limit = timeout or self.default_timeout_s
         for attempt in range(self.max_retries + 1):
@@ -86,6 +87,7 @@ class Resilient:
                         temperature=temperature,
                         max_tokens=max_tokens,
                         timeout=limit,
+                        seed=seed,
                     )
             except TimeoutError as exc:
                 error: ProviderError = ProviderTimeout(self.provider, f"no reply within {limit}s")

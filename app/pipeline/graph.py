@@ -16,7 +16,11 @@ from app.pipeline.routing import route_after_ocr, route_after_solve, should_retr
 from app.pipeline.state import SolveState
 
 
-def build_graph() -> CompiledStateGraph:
+# The compiled graph: SolveState in and out, PipelineContext as the run's context.
+SolveGraph = CompiledStateGraph[SolveState, PipelineContext, SolveState, SolveState]
+
+
+def build_graph() -> SolveGraph:
     graph = StateGraph(SolveState, context_schema=PipelineContext)
     graph.add_node("ocr", ocr)
     graph.add_node("analyze", analyze)
@@ -36,7 +40,7 @@ def build_graph() -> CompiledStateGraph:
 
 
 async def run_pipeline(
-    graph: CompiledStateGraph, context: PipelineContext, state: SolveState
+    graph: SolveGraph, context: PipelineContext, state: SolveState
 ) -> SolveState:
     result = await graph.ainvoke(state, context=context)
     return SolveState(**result)

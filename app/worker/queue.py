@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from arq import ArqRedis, Retry, create_pool
 from arq.connections import RedisSettings
+from arq.typing import WorkerCoroutine
 
 from app.worker.context import JOB_CONTEXT_KEY, JobContext
 
@@ -33,14 +34,14 @@ class RetryLater(Exception):
         self.delay_s = delay_s
 
 
-def for_arq(task: Task) -> Task:
+def for_arq(task: Task) -> WorkerCoroutine:
     """The task as arq runs it: `RetryLater` becomes arq's `Retry`, other errors are logged
     with the job id and fail the job (arq does not retry them)."""
 
     @functools.wraps(task)
-    async def run(ctx: dict[str, Any], *args: Any) -> Any:
+    async def run(ctx: dict[Any, Any], *args: Any, **kwargs: Any) -> Any:
         try:
-            return await task(ctx, *args)
+            return await task(ctx, *args, **kwargs)
         except RetryLater as exc:
             log.warning("job %s: %s; retrying in %.0fs", ctx.get("job_id"), exc, exc.delay_s)
             raise Retry(defer=exc.delay_s) from exc

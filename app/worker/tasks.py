@@ -16,7 +16,7 @@ from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
 from app.worker.checks import consensus_check, spot_check
 from app.worker.context import job_context
-from app.worker.queue import RetryLater
+from app.worker.queue import RetryLater, Task
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ async def run_scan(ctx: dict[str, Any], scan_id: str) -> str:
     )
 
 
-TASKS = {
+TASKS: dict[str, Task] = {
     "run_scan": run_scan,
     "deep_evaluate": deep_evaluate,
     "consensus_check": consensus_check,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import anthropic
 from anthropic import AsyncAnthropic
@@ -34,9 +34,14 @@ class AnthropicModel:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
         system = "\n\n".join(m.content for m in messages if m.role == "system")
-        turns = [{"role": m.role, "content": m.content} for m in messages if m.role != "system"]
+        # The SDK types turns as TypedDicts; ours are the same role/content pairs.
+        turns = cast(
+            "list[anthropic.types.MessageParam]",
+            [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
+        )
         kwargs: dict[str, Any] = {}
         if system:
             kwargs["system"] = system
@@ -44,13 +49,13 @@ class AnthropicModel:
             kwargs["output_config"] = {"format": {"type": "json_schema", "schema": json_schema}}
         started = time.perf_counter()
         try:
-            # The current Messages API takes no temperature: sampling is the model's own.
+            # The current Messages API takes no temperature or seed: sampling is the model's own.
             message = await self.sdk.messages.create(
                 model=self.model,
                 max_tokens=max_tokens,
                 messages=turns,
                 timeout=timeout,
-                **kwargs,  # type: ignore[arg-type]
+                **kwargs,
             )
         except anthropic.AnthropicError as exc:
             raise map_sdk_error(PROVIDER, exc, anthropic) from exc

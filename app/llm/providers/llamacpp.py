@@ -67,7 +67,12 @@ class LlamaCppModel:
         return self._llm
 
     def _complete(self, messages: list[dict[str, str]], **kwargs: Any) -> dict[str, Any]:
-        return self._load().create_chat_completion(messages=messages, **kwargs)
+        # llama-cpp-python types messages as TypedDicts; ours are plain role/content dicts.
+        reply: dict[str, Any] = self._load().create_chat_completion(
+            messages=messages,
+            **kwargs,
+        )
+        return reply
 
     async def _on_model_thread(self, work: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._thread, work)
@@ -83,8 +88,11 @@ class LlamaCppModel:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
         kwargs: dict[str, Any] = {"temperature": temperature, "max_tokens": max_tokens}
+        if seed is not None:
+            kwargs["seed"] = seed
         if json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
         started = time.perf_counter()
