@@ -31,46 +31,75 @@ def verifiers(
     data: Annotated[Path, typer.Option(exists=True, dir_okay=False, help="JSONL dataset.")],
     pattern: PatternOption = "self_consistency",
     n: Annotated[int, typer.Option(help="Candidates per example.")] = 4,
-    seed: Annotated[int, typer.Option()] = 0,
+    seed: Annotated[int, typer.Option(help="Sets every candidate's sampling seed.")] = 0,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature of candidates.")] = 0.7,
+    max_tokens: Annotated[int, typer.Option(help="Longest generated answer.")] = 400,
+    candidates: Annotated[
+        str, typer.Option(help="Grounded QA: generate (sampled) | labelled (the dataset's).")
+    ] = "generate",
+    critique_gate: Annotated[float, typer.Option(help="Self-consistency critique gate.")] = 0.7,
+    revise: Annotated[bool, typer.Option(help="Targeted revision below the gate.")] = True,
+    mars_agents: Annotated[
+        str, typer.Option(help="Comma-separated providers as MARS agents (distinct models).")
+    ] = "",
     max_examples: Annotated[int | None, typer.Option(help="Stop after this many.")] = None,
     out_dir: Annotated[Path, typer.Option(help="Artifacts (resumable).")] = Path("bench-out"),
     backend: Annotated[
         str,
         typer.Option(
-            help="A configured provider (gemini, openai_compatible, llamacpp, …) or 'replay' "
-            "(no model: only patterns that need none)"
+            help="A configured provider (gemini, openai_compatible, llamacpp, …), 'stub' "
+            "(deterministic seeded replies, no model) or 'replay' (only patterns that need none)"
         ),
     ] = "replay",
 ) -> None:
     """Run one verifier pattern over a dataset; write results.jsonl, summary.json, plots/."""
+    from app.bench.context import PatternContext
     from app.bench.datasets import DatasetError
     from app.bench.harness import run_benchmark
-    from app.bench.patterns import PATTERNS, PatternContext
+    from app.bench.patterns import PATTERNS
+    from app.bench.stub import StubModel
+    from app.llm.base import ModelClient
     from app.resources import open_providers
     from app.verification.mars import MarsConfig
 
     if pattern not in PATTERNS:
         raise typer.BadParameter(f"unknown pattern {pattern!r}; one of {', '.join(PATTERNS)}")
+    if candidates not in ("generate", "labelled"):
+        raise typer.BadParameter("--candidates is generate or labelled")
     settings = get_settings()
 
-    async def run() -> dict:
+    async def run() -> dict[str, object]:
         async with AsyncExitStack() as stack:
             sandbox, _, registry = await open_providers(settings, stack)
-            if backend != "replay" and backend not in registry:
+            names = [a.strip() for a in mars_agents.split(",") if a.strip()]
+            unknown = [b for b in [backend, *names] if b not in ("replay", "stub", *registry.order)]
+            if unknown:
                 raise typer.BadParameter(
-                    f"backend {backend!r} is not configured; configured: "
-                    f"{', '.join(registry.order)} or replay"
+                    f"{', '.join(unknown)} not configured; configured: "
+                    f"{', '.join(registry.order)}, stub or replay"
                 )
+            model: ModelClient | None = StubModel(seed) if backend == "stub" else None
+            if backend not in ("replay", "stub"):
+                model = registry.get(backend, "verify")
+            agents = [
+                StubModel(seed, f"stub{i}") if a == "stub" else registry.get(a, "verify")
+                for i, a in enumerate(names)
+            ]
             ctx = PatternContext(
-                backend=None if backend == "replay" else registry.get(backend, "verify"),
+                backend=model,
                 equivalent=sandbox.equivalent,
                 n=n,
                 aspect_keys=settings.verify.aspect_sets.get("math", []),
                 mars=MarsConfig(settings.verify.mars_rounds, settings.verify.mars_threshold),
+                seed=seed,
+                temperature=temperature,
+                max_tokens=max_tokens,
+                critique_gate=critique_gate,
+                revise=revise,
+                candidates=candidates,  # type: ignore[arg-type]
+                mars_agents=agents,
             )
-            return await run_benchmark(
-                data, pattern, out_dir, ctx, seed=seed, max_examples=max_examples
-            )
+            return await run_benchmark(data, pattern, out_dir, ctx, max_examples=max_examples)
 
     try:
         _print(asyncio.run(run()))
@@ -138,8 +167,10 @@ def gsm8k(
     out_dir: Annotated[Path, typer.Option()] = Path("bench-out/gsm8k"),
     test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (GSM8K_TEST),
 ) -> None:
-    """GSM8K test problems through the full pipeline: accuracy, verified precision, coverage."""
-    from app.bench.gsm8k import run_gsm8k
+    """A seeded sample of GSM8K test problems through the service (as `bench solve`)."""
+    import random
+
+    from app.bench.solve import load_problems, run_solve_bench
     from app.resources import open_resources
 
     settings = get_settings()
@@ -151,7 +182,9 @@ def gsm8k(
         async with open_resources(settings) as services:
             if provider and provider not in services.registry:
                 raise typer.BadParameter(f"provider {provider!r} is not configured")
-            return await run_gsm8k(services, test_file, n_problems, seed, out_dir)
+            problems = load_problems(test_file)
+            sample = random.Random(seed).sample(problems, min(n_problems, len(problems)))
+            return await run_solve_bench(services, sample, out_dir)
 
     _print(asyncio.run(run()))
 

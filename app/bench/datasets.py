@@ -1,8 +1,10 @@
 """Benchmark datasets: grounded QA with cited evidence (the design's schema) and math candidates.
 
 Grounded QA: id, question, gold_answer, evidence[] {evidence_id, title?, text, source?},
-gold_citations[] {evidence_id, span?}. Math: id, problem, gold_answer, candidates[] {source,
-solution, correct?}. A malformed record is reported with its file and line.
+gold_citations[] {evidence_id, span?}, and optionally candidates[] {answer, label, source?}:
+answers with their error label (supported / unsupported / wrong_citation / omission).
+Math: id, problem, gold_answer, candidates[] {source, solution, correct?}. A malformed record
+is reported with its file and line.
 """
 
 from __future__ import annotations
@@ -26,6 +28,15 @@ class GoldCitation(BaseModel):
     span: str | None = None
 
 
+ErrorLabel = Literal["supported", "unsupported", "wrong_citation", "omission"]
+
+
+class GroundedCandidate(BaseModel):
+    answer: str
+    label: ErrorLabel
+    source: str | None = None
+
+
 class GroundedExample(BaseModel):
     kind: Literal["grounded"] = "grounded"
     id: str
@@ -33,6 +44,7 @@ class GroundedExample(BaseModel):
     gold_answer: str
     evidence: list[Evidence] = Field(min_length=1)
     gold_citations: list[GoldCitation] = []
+    candidates: list[GroundedCandidate] = []
 
 
 class Candidate(BaseModel):

@@ -55,6 +55,7 @@ class GeminiModel:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
         system = "\n\n".join(m.content for m in messages if m.role == "system")
         contents = [
@@ -69,6 +70,7 @@ class GeminiModel:
             system_instruction=system or None,
             temperature=temperature,
             max_output_tokens=max_tokens,
+            seed=seed,
             response_mime_type="application/json" if json_schema is not None else None,
             response_json_schema=json_schema,
             http_options=types.HttpOptions(timeout=int(timeout * 1000)) if timeout else None,

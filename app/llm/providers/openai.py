@@ -60,8 +60,11 @@ class OpenAIChatModel:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
         kwargs: dict[str, Any] = {self.token_param: max_tokens}
+        if seed is not None:
+            kwargs["seed"] = seed
         response_format = self._response_format(json_schema)
         if response_format is not None:
             kwargs["response_format"] = response_format

@@ -37,6 +37,7 @@ class SymbolicClient:
         temperature: float = 0.0,
         max_tokens: int = 1024,
         timeout: float | None = None,
+        seed: int | None = None,
     ) -> ModelResponse:
         if not json_schema or json_schema.get("title") != SolveOutput.__name__:
             raise CannotAnswer(self.provider, "only solves; it does not verify or evaluate")
