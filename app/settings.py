@@ -149,6 +149,15 @@ class VerifySettings(BaseSettings):
     panel_max_concurrency: int | None = None  # None: all at once (latency); 1: fewest calls
     mars_rounds: int = 2
     mars_threshold: float = 0.7
+    # MARS as a second chance for a `caution` (or later rejected) answer, across different
+    # providers; at most this many model calls per solution (app/worker/mars.py).
+    mars_second_chance: bool = True
+    mars_max_calls: int = 40
+    # Verifier engineering (`solveverify calibrate`): per subject, the aspect subset that
+    # selects best on labelled outcomes, once a subject has this many; stored at
+    # verifier_sets_path (None: verifier_sets.json next to the calibration file).
+    engineering_min_outcomes: int = 20
+    verifier_sets_path: Path | None = None
     consensus_exact: float = 0.6
     consensus_semantic: float = 0.6
     consensus_majority: float = 0.5
@@ -163,6 +172,14 @@ class VerifySettings(BaseSettings):
     calibration_holdout_fraction: float = 0.5
     # A later check may promote an unverified answer only with this many other providers agreeing.
     consensus_min_confirmations: int = 2
+
+    @property
+    def verifier_sets_file(self) -> Path | None:
+        if self.verifier_sets_path is not None:
+            return self.verifier_sets_path
+        if self.calibration_path is None:
+            return None
+        return self.calibration_path.with_name("verifier_sets.json")
 
 
 class InputSettings(BaseSettings):

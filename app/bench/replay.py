@@ -249,6 +249,8 @@ def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> d
                 )
                 + "\n"
             )
+    from app.bench.engineering import engineered_vs_all  # imports this module
+
     scores, labels = _candidates(problems)
     held, extra = held_out(problems, seed)
     summary = {
@@ -258,6 +260,7 @@ def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> d
         "selection": selection(problems),
         "approval_fraction": classifier_metrics(scores, labels),
         "held_out": held,
+        "engineered_vs_all": engineered_vs_all(problems, seed),
         "calibration": extra["calibration"],
         "seed": seed,
     }

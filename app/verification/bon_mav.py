@@ -1,4 +1,4 @@
-"""BoN-MAV (mav-paper §2.3), self-consistency, and verifier engineering (§2.4).
+"""BoN-MAV, self-consistency, and verifier engineering (design-notes, MAV).
 
 BoN-MAV scores each of N candidates by approvals ÷ verifiers and picks the best, ties to the
 earliest. Self-consistency (the baseline) picks the most common final answer. Verifier
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -103,7 +104,7 @@ def engineer_verifiers(
         nonlocal best
         key = (selection_accuracy(problems, subset), -len(subset), subset)
         if key[:2] > best[:2]:
-            best = key  # type: ignore[assignment]
+            best = key
 
     if len(pool) <= exhaustive_limit:
         for size in range(1, len(pool) + 1):
@@ -119,3 +120,57 @@ def engineer_verifiers(
                 break
             chosen = list(best[2])
     return best[2], best[0]
+
+
+# ------------------------------------------------------------ engineering from service outcomes
+
+
+@dataclass(frozen=True, slots=True)
+class VerifierOutcome:
+    """One stored answer whose correctness is known, with each verifier's approval of it."""
+
+    subject: str
+    correct: bool
+    approvals: Approvals
+
+
+@dataclass(frozen=True, slots=True)
+class EngineeredSet:
+    verifiers: list[str]
+    selection_accuracy: float
+    all_accuracy: float  # the whole pool (MAV-All), for comparison
+    problems: int
+
+
+def pairwise_problems(
+    outcomes: Sequence[VerifierOutcome], *, max_pairs: int = 2000
+) -> list[LabelledProblem]:
+    """Selection problems from single answers: every (wrong, right) pair of one subject is a
+    two-candidate problem, the wrong answer first, so a subset that cannot tell them apart
+    (a tie) selects the wrong one and earns nothing. Beyond `max_pairs`, a fixed-seed sample
+    keeps the exhaustive search cheap and the choice reproducible."""
+    right = [o for o in outcomes if o.correct]
+    wrong = [o for o in outcomes if not o.correct]
+    pairs = list(itertools.product(wrong, right))
+    if len(pairs) > max_pairs:
+        pairs = random.Random(0).sample(pairs, max_pairs)
+    return [LabelledProblem([False, True], [w.approvals, r.approvals]) for w, r in pairs]
+
+
+def engineer_per_subject(
+    outcomes: Sequence[VerifierOutcome], *, min_outcomes: int = 20, exhaustive_limit: int = 12
+) -> dict[str, EngineeredSet]:
+    """Per subject with enough labelled answers of both kinds: the verifier subset with the
+    best selection accuracy (design-notes, MAV: verifier engineering)."""
+    sets: dict[str, EngineeredSet] = {}
+    for subject in sorted({o.subject for o in outcomes}):
+        mine = [o for o in outcomes if o.subject == subject]
+        if len(mine) < min_outcomes or len({o.correct for o in mine}) < 2:
+            continue
+        pool = sorted({k for o in mine for k in o.approvals})
+        problems = pairwise_problems(mine)
+        chosen, accuracy = engineer_verifiers(problems, pool, exhaustive_limit=exhaustive_limit)
+        sets[subject] = EngineeredSet(
+            chosen, accuracy, selection_accuracy(problems, pool), len(problems)
+        )
+    return sets

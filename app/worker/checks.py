@@ -35,6 +35,7 @@ from app.verification.panel import run_panel
 from app.verification.programmatic import programmatic_verdict
 from app.verification.verdict import Verdict
 from app.worker.context import job_context
+from app.worker.engineering import panel_keys
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +256,12 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
         name = _spot_verifier(registry, solution.provider)
         if name is None:
             return "skipped: no verifier other than the solver"
-        keys = verify.aspect_sets.get(solution.scan.subject) or DEFAULT_MATH_SET
+        # The engineered subset (solveverify calibrate) when there is one, else the configured.
+        keys = (
+            panel_keys(verify, solution.scan.subject)
+            or verify.aspect_sets.get(solution.scan.subject)
+            or DEFAULT_MATH_SET
+        )
         language = "zh" if solution.scan.language == "zh" else "en"
         panel = build_panel(
             [registry.get(name, "verify")], keys, subject=solution.scan.subject, language=language

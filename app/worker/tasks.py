@@ -95,6 +95,15 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
 
 
 async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
+    """The periodic refit: the calibrator, then the engineered verifier sets per subject
+    (app/worker/engineering.py), each from the outcomes labelled so far."""
+    from app.worker.engineering import engineer_verifier_sets
+
+    calibrated = await _refit_calibrator(ctx, min_samples)
+    return f"{calibrated}; {await engineer_verifier_sets(job_context(ctx))}"
+
+
+async def _refit_calibrator(ctx: dict[str, Any], min_samples: int) -> str:
     """Refit the verification calibrator on accumulated validated outcomes (periodic)."""
     from app.analytics.calibration_data import labelled_signals
     from app.verification.calibration import Calibrator, brier, ece
