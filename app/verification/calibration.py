@@ -11,14 +11,27 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 
 Signals = Mapping[str, float]
+
+
+class VerdictLike(Protocol):
+    """A verdict (app/verification/verdict.py) or a stored verdict row."""
+
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def verifier_id(self) -> str: ...
+    @property
+    def score(self) -> float | None: ...
 
 
 def signals(
@@ -40,6 +53,22 @@ def signals(
     return row
 
 
+def verdict_signals(verdicts: Iterable[VerdictLike]) -> dict[str, float]:
+    """Every verdict of one attempt (quick verify and any panel) as calibration features:
+    the same row at response time and when recalibrating from stored verdicts."""
+    listed = list(verdicts)
+    programmatic = next((v for v in listed if v.method == "programmatic"), None)
+    model = next((v for v in listed if v.verifier_id.endswith(":quick_verify")), None)
+    return signals(
+        approvals={
+            v.verifier_id: None if v.verdict == "abstain" else v.verdict == "approve"
+            for v in listed
+        },
+        programmatic=programmatic.verdict if programmatic else None,
+        quick_confidence=model.score if model and model.score is not None else None,
+    )
+
+
 @dataclass(slots=True)
 class Calibrator:
     kind: Literal["logistic", "isotonic"] = "logistic"
@@ -58,6 +87,12 @@ class Calibrator:
     delta: float = 0.05
     evidence: int = 0
     precision_lower_bound: float | None = None
+    # How good the fit is, measured on the threshold's held-out outcomes (else the fit set),
+    # when it was fitted (ISO 8601, UTC), and the labelled outcomes by source.
+    ece: float | None = None
+    brier: float | None = None
+    fitted_at: str | None = None
+    sources: dict[str, int] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ fitting
     @classmethod

@@ -16,6 +16,7 @@ from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
 from app.worker.checks import consensus_check, spot_check
 from app.worker.context import job_context
+from app.worker.mars import mars_second_chance
 from app.worker.queue import RetryLater, Task
 
 log = logging.getLogger(__name__)
@@ -104,24 +105,34 @@ async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
 
 
 async def _refit_calibrator(ctx: dict[str, Any], min_samples: int) -> str:
-    """Refit the verification calibrator on accumulated validated outcomes (periodic)."""
-    from app.analytics.calibration_data import labelled_signals
-    from app.verification.calibration import Calibrator, brier, ece
+    """Refit the calibrator and its precision threshold on the labelled outcomes (proofs,
+    ground-truth matches, tier-2 agreement, credible spot checks), periodically."""
+    from datetime import UTC, datetime
+
+    from app.analytics.calibration_data import labelled_outcomes_from
+    from app.verification.outcomes import fit_with_promise
 
     jobs = job_context(ctx)
-    path = jobs.settings.verify.calibration_path
+    verify = jobs.settings.verify
+    path = verify.calibration_path
     if path is None:
         return "skipped: calibration is switched off (no calibration_path)"
     async with jobs.sessionmaker() as session:
-        rows, labels = await labelled_signals(session)
-    if len(rows) < min_samples or len(set(labels)) < 2:
-        return f"skipped: {len(rows)} validated outcomes (need {min_samples}, both outcomes)"
-    model = Calibrator.fit_logistic(rows, labels)
-    predictions = [model.predict(r) for r in rows]
+        outcomes = await labelled_outcomes_from(session)
+    if len(outcomes) < min_samples or len({o.correct for o in outcomes}) < 2:
+        return f"skipped: {len(outcomes)} validated outcomes (need {min_samples}, both outcomes)"
+    model = fit_with_promise(
+        outcomes,
+        target=verify.target_precision,
+        delta=verify.precision_delta,
+        holdout_fraction=verify.calibration_holdout_fraction,
+        fitted_at=datetime.now(UTC).isoformat(),
+    )
     model.save(path)
+    threshold = "none" if model.threshold is None else f"{model.threshold:.3f}"
     return (
-        f"fitted on {len(rows)}: ece {ece(predictions, labels):.3f}, "
-        f"brier {brier(predictions, labels):.3f} → {path}"
+        f"fitted on {len(outcomes)}: ece {model.ece:.3f}, brier {model.brier:.3f}, "
+        f"threshold {threshold} on {model.evidence} held out → {path}"
     )
 
 
@@ -142,4 +153,5 @@ TASKS: dict[str, Task] = {
     "consensus_check": consensus_check,
     "spot_check": spot_check,
     "recalibrate": recalibrate,
+    "mars_second_chance": mars_second_chance,
 }

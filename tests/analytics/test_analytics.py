@@ -144,13 +144,19 @@ async def test_analytics_json_and_dashboard(client: httpx.AsyncClient, session) 
     assert html.count('class="bar"') >= 1 and 'class="line"' in html
 
 
-async def test_recalibration_from_validated_outcomes(
-    session: AsyncSession, services, tmp_path, monkeypatch
+async def test_recalibration_fits_the_precision_threshold(
+    session: AsyncSession, services, tmp_path
 ) -> None:
-    from app.verification.calibration import Calibrator
+    """Labels from proofs, tier-2 agreement and spot checks; the threshold is written."""
+    import random
+
+    from app.verification.calibration import Calibrator, signals
+    from app.worker.context import JOB_CONTEXT_KEY, JobContext
     from app.worker.tasks import recalibrate
 
-    for i in range(40):  # 20 programmatic approvals, 16 of them confirmed by consensus
+    rng = random.Random(0)
+
+    def solution_with(quick: list[VerificationRecord], later: list[VerificationRecord]) -> None:
         scan = Scan(
             source="text",
             problem_text="p",
@@ -160,29 +166,36 @@ async def test_recalibration_from_validated_outcomes(
             language="en",
             topics=[],
         )
-        solution = Solution(scan=scan, provider="symbolic", verification_status="verified")
-        approve = i % 2 == 0
-        session.add_all(
-            [
-                scan,
-                solution,
-                VerificationRecord(
-                    solution=solution,
-                    tier="quick",
-                    attempt=1,
-                    method="programmatic",
-                    verifier_id="symbolic:substitution",
-                    verdict="approve" if approve else "reject",
-                ),
-                VerificationRecord(
-                    solution=solution,
-                    tier="consensus",
-                    method="llm",
-                    verifier_id="consensus:exact_match",
-                    verdict=("approve" if i % 10 else "reject") if approve else "reject",
-                ),
-            ]
+        solution = Solution(scan=scan, provider="g", final_answer="5", verification_status="x")
+        for record in [*quick, *later]:
+            record.solution, record.answer = solution, record.answer or "5"
+        session.add_all([scan, solution, *quick, *later])
+
+    def verdict(tier: str, verifier: str, kind: str, **kw) -> VerificationRecord:
+        return VerificationRecord(
+            tier=tier,
+            attempt=1,
+            method=kw.pop("method", "llm"),
+            verifier_id=verifier,
+            verdict=kind,
+            **kw,
         )
+
+    for i in range(300):  # model-only evidence: right above 0.8, a coin flip below
+        score = rng.uniform(0.6, 1.0)
+        right = score > 0.8 or rng.random() < 0.5
+        quick = [verdict("quick", "g:quick_verify", "approve", score=score)]
+        if i % 3:
+            later = [
+                verdict("consensus", "consensus:exact_match", "approve" if right else "reject")
+            ]
+        else:  # a credible spot-check panel instead
+            kind = "approve" if right else "reject"
+            later = [verdict("spot", f"aspect:{k}", kind) for k in range(4)]
+        solution_with(quick, later)
+    for i in range(20):  # proofs at response time label themselves
+        kind = "approve" if i % 2 else "reject"
+        solution_with([verdict("quick", "symbolic:s", kind, method="programmatic")], [])
     await session.flush()
 
     class Bound:
@@ -197,17 +210,22 @@ async def test_recalibration_from_validated_outcomes(
 
     settings = services.settings.model_copy(deep=True)
     settings.verify.calibration_path = tmp_path / "calibration.json"
-    ctx = {"settings": settings, "sessionmaker": Bound()}
+    jobs = JobContext(settings, Bound(), services.registry, services.sandbox, services.queue)  # type: ignore[arg-type]
+    ctx = {JOB_CONTEXT_KEY: jobs}
     assert (await recalibrate(ctx, min_samples=1000)).startswith("skipped")
     outcome = await recalibrate(ctx, min_samples=20)
-    assert outcome.startswith("fitted on 40")
+    assert outcome.startswith("fitted on 320") and "held out" in outcome
     model = Calibrator.load(tmp_path / "calibration.json")
-    from app.verification.calibration import signals
+    assert model.sources == {"consensus": 200, "spot": 100, "proof": 20}
+    assert model.target_precision == 0.95 and model.evidence == 150
+    assert model.threshold is not None and model.precision_lower_bound >= 0.95
+    assert model.fitted_at and model.ece is not None and model.brier is not None
 
-    approved = signals(approvals={"symbolic:substitution": True}, programmatic="approve")
-    rejected = signals(approvals={"symbolic:substitution": False}, programmatic="reject")
-    assert model.predict(approved) == pytest.approx(0.8, abs=0.08)  # consensus agreed 16/20
-    assert model.predict(rejected) < 0.1
+    def calibrated(score: float) -> float:
+        row = signals(approvals={"g:quick_verify": True}, quick_confidence=score)
+        return model.predict(row)
+
+    assert calibrated(0.98) >= model.threshold > calibrated(0.65)
 
 
 async def test_server_upkeep_recalibrates_once_a_day(services) -> None:

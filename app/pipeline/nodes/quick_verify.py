@@ -14,7 +14,7 @@ from app.pipeline.evidence import evidence_plan, panel_evidence
 from app.pipeline.prompts import quick_verify as prompts
 from app.pipeline.routing import next_after_verify
 from app.pipeline.state import AttemptRecord, SolveState
-from app.verification.calibration import signals
+from app.verification.calibration import verdict_signals
 from app.verification.llm_check import llm_verdict
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
 from app.verification.validator import Stage, validate
@@ -34,17 +34,7 @@ def steps_summary(state: SolveState) -> str:
 
 def calibration_signals(verdicts: list[Verdict]) -> dict[str, float]:
     """Every verdict of the attempt (quick verify and any panel) as calibration features."""
-    by_method = {v.method: v for v in verdicts if v.method != "llm"}
-    programmatic = by_method.get("programmatic")
-    model = next((v for v in verdicts if v.verifier_id.endswith(":quick_verify")), None)
-    return signals(
-        approvals={
-            v.verifier_id: None if v.verdict == "abstain" else v.verdict == "approve"
-            for v in verdicts
-        },
-        programmatic=programmatic.verdict if programmatic else None,
-        quick_confidence=model.score if model and model.score is not None else None,
-    )
+    return verdict_signals(verdicts)
 
 
 async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:

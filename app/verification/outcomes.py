@@ -1,0 +1,156 @@
+"""Labelled outcomes for the precision promise: which stored answers are known right or wrong.
+
+A label comes from credible evidence only, strongest first (validator priority,
+design-notes DELLM): a proof (a programmatic check or a ground-truth match on the returned
+answer, at response time or in tier 2), then an agreement of independent providers in tier 2
+(never one arbiter's opinion), then a credible tier-3 spot-check panel. The features are the
+quick-verify signals of the attempt that was returned, exactly as the pipeline computes them
+(`calibration.verdict_signals`).
+
+Answers whose own evidence was a proof never reach the threshold (a proof verifies by
+itself, app/pipeline/badge.py), so the threshold is chosen on the others only: otherwise
+easy proven answers would vouch for model-only evidence.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from app.verification.calibration import Calibrator, brier, ece, verdict_signals
+
+Source = Literal["proof", "consensus", "spot"]
+PROOF_METHODS = ("programmatic", "ground_truth")
+# Tier-2 methods that are credible (design-notes DELLM; app/verification/evidence_status.py).
+AGREEMENT_METHODS = ("exact_match", "semantic_aggregation", "weighted_majority")
+# A spot-check panel is credible with this many decisive verdicts and this lopsided a split.
+SPOT_MIN_VERDICTS = 3
+SPOT_MIN_SHARE = 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRow:
+    """One stored verdict (a `verifications` row) with its solution's returned answer."""
+
+    solution_id: uuid.UUID
+    final_answer: str | None
+    tier: str
+    attempt: int
+    answer: str | None
+    method: str
+    verifier_id: str
+    verdict: str
+    score: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledOutcome:
+    features: dict[str, float]
+    correct: bool
+    source: Source
+    proven_at_response: bool  # the returned attempt's own evidence was a proof
+
+
+def spot_outcome(verdicts: Sequence[str]) -> bool | None:
+    """A panel's credible verdict: enough decisive votes, lopsided enough; else None."""
+    approve = sum(v == "approve" for v in verdicts)
+    reject = sum(v == "reject" for v in verdicts)
+    decisive = approve + reject
+    if decisive < SPOT_MIN_VERDICTS:
+        return None
+    if approve / decisive >= SPOT_MIN_SHARE:
+        return True
+    if reject / decisive >= SPOT_MIN_SHARE:
+        return False
+    return None
+
+
+def _returned(rows: list[VerdictRow]) -> list[VerdictRow]:
+    """Quick verdicts of the attempt whose answer was returned (the best, not the last)."""
+    quick = [r for r in rows if r.tier == "quick" and r.answer == r.final_answer]
+    last = max((r.attempt for r in quick), default=None)
+    return [r for r in quick if r.attempt == last]
+
+
+def _is_proof(row: VerdictRow) -> bool:
+    return row.method in PROOF_METHODS and row.verdict != "abstain"
+
+
+def label(rows: list[VerdictRow]) -> tuple[bool, Source] | None:
+    """The strongest credible label of one solution's returned answer, or None."""
+    proof = next((r for r in _returned(rows) if _is_proof(r)), None)
+    if proof is not None:
+        return proof.verdict == "approve", "proof"
+    consensus = [r for r in rows if r.tier == "consensus" and r.verdict != "abstain"]
+    for row in consensus:
+        if row.verifier_id == "consensus:proof":
+            return row.verdict == "approve", "proof"
+    for row in consensus:
+        if row.verifier_id.removeprefix("consensus:") in AGREEMENT_METHODS:
+            return row.verdict == "approve", "consensus"
+    spot = spot_outcome([r.verdict for r in rows if r.tier == "spot"])
+    return None if spot is None else (spot, "spot")
+
+
+def labelled_outcomes(rows: Iterable[VerdictRow]) -> list[LabelledOutcome]:
+    """One outcome per solution with a credible label and quick-verify features."""
+    by_solution: dict[uuid.UUID, list[VerdictRow]] = defaultdict(list)
+    for row in rows:
+        by_solution[row.solution_id].append(row)
+    outcomes = []
+    for solution_rows in by_solution.values():
+        found = label(solution_rows)
+        returned = _returned(solution_rows)
+        if found is None or not returned:
+            continue
+        outcomes.append(
+            LabelledOutcome(
+                verdict_signals(returned),
+                found[0],
+                found[1],
+                any(_is_proof(r) for r in returned),
+            )
+        )
+    return outcomes
+
+
+def split_for_promise(
+    outcomes: Sequence[LabelledOutcome], holdout_fraction: float, seed: int = 0
+) -> tuple[list[LabelledOutcome], list[LabelledOutcome]]:
+    """(fit, holdout): the calibrator is fitted on `fit`; the threshold is chosen on
+    `holdout`, a seeded share of the outcomes whose evidence was not a proof."""
+    model_only = [o for o in outcomes if not o.proven_at_response]
+    random.Random(seed).shuffle(model_only)
+    cut = round(len(model_only) * holdout_fraction)
+    holdout = model_only[:cut]
+    held = {id(o) for o in holdout}
+    return [o for o in outcomes if id(o) not in held], holdout
+
+
+def fit_with_promise(
+    outcomes: Sequence[LabelledOutcome],
+    *,
+    target: float,
+    delta: float,
+    holdout_fraction: float,
+    fitted_at: str,
+) -> Calibrator:
+    """A logistic calibrator fitted on one part of the outcomes, with the precision threshold
+    (app/verification/precision.py) chosen on held-out model-only outcomes. No held-out
+    outcomes: the promise is stated with no threshold, so nothing verifies by calibration."""
+    fit, holdout = split_for_promise(outcomes, holdout_fraction)
+    model = Calibrator.fit_logistic([o.features for o in fit], [o.correct for o in fit])
+    model = model.with_promise(
+        [o.features for o in holdout], [o.correct for o in holdout], target, delta
+    )
+    measured = holdout or fit
+    predicted = [model.predict(o.features) for o in measured]
+    correct = [o.correct for o in measured]
+    model.ece, model.brier = ece(predicted, correct), brier(predicted, correct)
+    model.fitted_at = fitted_at
+    model.sources = dict(Counter(o.source for o in outcomes))
+    return model
