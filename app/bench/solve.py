@@ -97,6 +97,9 @@ async def solve_one(services: Resources, problem: Problem) -> dict[str, Any]:
         "method": deciding_method(state),
         "provider": state.provider,
         "caution_reason": state.caution_reason,
+        # Model calls: each solve tried, plus each model verdict asked for.
+        "calls": len(state.provider_history)
+        + sum(v.method == "llm" for a in state.attempts for v in a.verdicts),
         "latency_s": round(latency, 3),
     }
 
@@ -124,6 +127,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "caution": sum(r["status"] == "caution" for r in records),
         "unverified": sum(r["status"] == "unverified" for r in records),
         "by_method": {m: dict(c) for m, c in sorted(methods.items())},
+        "calls_per_problem": round(sum(r["calls"] for r in records) / n, 2) if n else None,
         # The promise is broken by each of these: listed so nobody has to dig for them.
         "verified_wrong": [
             {"id": r["id"], "problem": r["problem"], "gold": r["gold"], "answer": r["answer"]}

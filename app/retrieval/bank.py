@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import unicodedata
 from collections import Counter
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -25,6 +26,7 @@ SEARCH_TERMS = 8
 COMMON = 0.02  # a word in more than 2% of the bank is only searched for when nothing rarer is
 MIN_SEARCH_TERMS = 3
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_WORD_OR_NUMBER = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|[+\-*/^=<>%$]")
 
 
 def _read_if_present(path: Path) -> list[dict[str, str]] | None:
@@ -35,8 +37,8 @@ def similarity(a: str, b: str, *, estimate_below: float = 0.0) -> float:
     """Word-level similarity in [0, 1]: Jaccard of terms blended with sequence overlap.
 
     Below a Jaccard of `estimate_below` the (costly) sequence overlap is not computed and the
-    Jaccard stands in for it: such pairs cannot reach the same-problem threshold, and the
-    estimate only orders few-shot examples."""
+    Jaccard stands in for it: such pairs rank below the close ones anyway, and the estimate
+    only orders few-shot examples."""
     ta, tb = set(query_terms(a)), set(query_terms(b))
     if not ta or not tb:
         return 0.0
@@ -47,11 +49,16 @@ def similarity(a: str, b: str, *, estimate_below: float = 0.0) -> float:
     return (jaccard + sequence) / 2
 
 
-def same_numbers(a: str, b: str) -> bool:
-    """GSM8K has many near-copies with different numbers: those have different answers."""
-    return sorted(_NUMBER.findall(a.replace(",", ""))) == sorted(
-        _NUMBER.findall(b.replace(",", ""))
-    )
+def same_text(a: str, b: str) -> bool:
+    """The same problem, word for word (case, spacing and punctuation aside). Anything looser
+    lets a changed word through: "twice as many" and "half as many" share every number and
+    almost every word, yet have different answers. Ground truth is only claimed on this."""
+    return _canonical(a) == _canonical(b)
+
+
+def _canonical(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold().replace(",", "")
+    return " ".join(_WORD_OR_NUMBER.findall(text))
 
 
 class ProblemBankRetriever:
@@ -87,7 +94,7 @@ class ProblemBankRetriever:
     async def similar(self, text: str, k: int) -> list[Example]:
         async with self.sessionmaker() as session:
             rows = await ProblemBankRepository(session).search(self.search_terms(text), CANDIDATES)
-        # Only a Jaccard this high can blend to the same-problem threshold with the sequence.
+        # Only a Jaccard this high can blend with the sequence to a close match.
         floor = 2 * self.same_problem_similarity - 1
         scored = sorted(
             ((similarity(text, r.question, estimate_below=floor), r) for r in rows),
@@ -99,8 +106,7 @@ class ProblemBankRetriever:
                 solution=row.solution,
                 final_answer=row.final_answer,
                 similarity=round(score, 4),
-                same_problem=score >= self.same_problem_similarity
-                and same_numbers(text, row.question),
+                same_problem=same_text(text, row.question),
             )
             for score, row in scored[:k]
         ]

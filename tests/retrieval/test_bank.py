@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.retrieval.bank import ProblemBankRetriever, same_numbers, similarity
-from app.retrieval.gsm8k import parse_gsm8k
 from app.resources import Resources
+from app.retrieval.bank import ProblemBankRetriever, same_text, similarity
+from app.retrieval.gsm8k import parse_gsm8k
 
 NATALIA = (
     "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips "
@@ -30,11 +30,22 @@ def test_parse_gsm8k(tmp_path: Path) -> None:
         parse_gsm8k(path)
 
 
-def test_same_problem_needs_the_same_numbers() -> None:
-    changed = NATALIA.replace("48", "50")
-    assert similarity(NATALIA, changed) > 0.9
-    assert not same_numbers(NATALIA, changed)
-    assert same_numbers(NATALIA, NATALIA.upper())
+@pytest.mark.parametrize(
+    "changed",
+    [
+        NATALIA.replace("48", "50"),  # other numbers
+        NATALIA.replace("half as many", "twice as many"),  # same numbers, other relation
+        NATALIA.replace("half as many", "as many"),
+        NATALIA.replace("altogether in April and May", "in May"),  # another question
+    ],
+)
+def test_same_problem_needs_the_same_words_and_numbers(changed: str) -> None:
+    assert similarity(NATALIA, changed) > 0.85
+    assert not same_text(NATALIA, changed)
+
+
+def test_same_problem_ignores_case_spacing_and_punctuation() -> None:
+    assert same_text(NATALIA, "  " + NATALIA.upper().replace(",", " ,").replace("?", " ?"))
 
 
 async def test_search_finds_the_known_problem(services: Resources) -> None:
