@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
 
@@ -20,7 +20,11 @@ router = APIRouter(
 
 @router.get("/v1/analytics/accuracy", operation_id="getAccuracy")
 async def accuracy(
-    session: SessionDep, by: Literal["subject", "difficulty"] = "subject"
+    session: SessionDep,
+    by: Annotated[
+        Literal["subject", "difficulty"],
+        Query(description="Group by subject or by difficulty.", examples=["subject"]),
+    ] = "subject",
 ) -> list[AccuracyRow]:
     """n, verified rate, caution rate, consensus agreement and mean deep score per provider ×
     model × subject (or difficulty)."""
@@ -28,14 +32,25 @@ async def accuracy(
 
 
 @router.get("/v1/analytics/trend", operation_id="getTrend")
-async def trend(session: SessionDep, days: int = Query(30, ge=1, le=365)) -> list[TrendRow]:
+async def trend(
+    session: SessionDep,
+    days: Annotated[
+        int, Query(ge=1, le=365, description="How many days back, today included.", examples=[30])
+    ] = 30,
+) -> list[TrendRow]:
     """Daily verified and caution rates."""
     return [TrendRow.model_validate(r) for r in await queries.daily_trend(session, days)]
 
 
 @router.get("/v1/analytics/suggestions", operation_id="getSuggestions")
 async def suggestions(
-    session: SessionDep, limit: int = Query(20, ge=1, le=200)
+    session: SessionDep,
+    limit: Annotated[
+        int,
+        Query(
+            ge=1, le=200, description="How many suggestions, most frequent first.", examples=[20]
+        ),
+    ] = 20,
 ) -> list[SuggestionRow]:
     """The most frequent improvement suggestions."""
     return [SuggestionRow.model_validate(r) for r in await queries.suggestions(session, limit)]

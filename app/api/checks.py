@@ -13,6 +13,7 @@ from starlette.datastructures import FormData, UploadFile
 from app.api.auth import Caller
 from app.api.deps import ServicesDep
 from app.api.errors import ApiError
+from app.api.openapi_docs import errors
 from app.api.uploads import read_image
 from app.schemas.checks import CheckCreate, CheckResponse
 from app.services.checks import check_answer
@@ -24,9 +25,18 @@ _MULTIPART_SCHEMA = {
     "type": "object",
     "required": ["image", "answer"],
     "properties": {
-        "image": {"type": "string", "format": "binary", "description": "PNG or JPEG photo"},
-        "answer": {"type": "string", "description": "the student's answer"},
-        "problem": {"type": "string", "description": "optional typed text to go with the image"},
+        "image": {
+            "type": "string",
+            "format": "binary",
+            "description": "PNG or JPEG photo of the problem.",
+            "examples": ["(the image's bytes)"],
+        },
+        "answer": {"type": "string", "description": "The student's answer.", "examples": ["-14"]},
+        "problem": {
+            "type": "string",
+            "description": "Optional typed text to go with the image.",
+            "examples": ["If 7 - 4x = 15, what is 8x + 2?"],
+        },
     },
 }
 _OPENAPI_BODY = {
@@ -45,13 +55,7 @@ _OPENAPI_BODY = {
     operation_id="createCheck",
     response_model=CheckResponse,
     openapi_extra=_OPENAPI_BODY,
-    responses={
-        401: {"description": "missing or invalid API key"},
-        413: {"description": "upload too large"},
-        415: {"description": "not an image"},
-        422: {"description": "invalid or unreadable problem or answer"},
-        429: {"description": "rate limit reached for this API key"},
-    },
+    responses=errors(401, 413, 415, 422, 429, 503),
 )
 async def create_check(request: Request, services: ServicesDep, _caller: Caller) -> CheckResponse:
     """Judge an answer: correct, incorrect, or unknown when no check is sure. Nothing is stored."""

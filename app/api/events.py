@@ -23,6 +23,7 @@ from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
 from app.api.openapi_docs import errors
+from app.api.params import ScanId
 from app.db.repositories.scan_events import ScanEventRepository
 from app.db.repositories.scans import ScanRepository
 from app.resources import Resources
@@ -49,12 +50,15 @@ def sse(event_id: int, kind: str, data: Any) -> str:
     },
 )
 async def stream_scan_events(
-    scan_id: uuid.UUID,
+    scan_id: ScanId,
     request: Request,
     services: ServicesDep,
     session: SessionDep,
     caller: Caller,
-    last_event_id: Annotated[str | None, Header(description="Resume after this event id.")] = None,
+    last_event_id: Annotated[
+        str | None,
+        Header(description="Resume after this event id (SSE reconnects send it).", examples=["5"]),
+    ] = None,
 ) -> StreamingResponse:
     """Progress of a scan as Server-Sent Events (resumable with Last-Event-ID)."""
     if await ScanRepository(session).get_scan(scan_id, caller.tenant) is None:

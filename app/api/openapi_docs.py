@@ -76,10 +76,21 @@ def _add_models(components: dict[str, Any]) -> None:
     template = "#/components/schemas/{model}"
     for model in (ScanCreate, CheckCreate, ErrorResponse):
         schema = model.model_json_schema(ref_template=template)
+        if model is not ErrorResponse:
+            _drop_null_defaults(schema)
         for name, definition in schema.pop("$defs", {}).items():
             components.setdefault(name, definition)
         components.setdefault(model.__name__, schema)
     components.setdefault("Subject", _enum_schema())
+
+
+def _drop_null_defaults(schema: dict[str, Any]) -> None:
+    """A request field that may be left out needs no `default: null` (absent means the same),
+    and generators read a default as "always present" (openapi-typescript would make every
+    optional request field required)."""
+    for prop in schema.get("properties", {}).values():
+        if "default" in prop and prop["default"] is None:
+            del prop["default"]
 
 
 def _enum_schema() -> dict[str, Any]:

@@ -23,11 +23,32 @@ MULTIPART_SCHEMA: dict[str, Any] = {
     "required": ["image"],
     "additionalProperties": False,
     "properties": {
-        "image": {"type": "string", "format": "binary", "description": "PNG or JPEG photo"},
-        "text": {"type": "string", "description": "Optional typed text to go with the image."},
-        "subject": {"$ref": "#/components/schemas/Subject"},
-        "grade": {"type": "string", "description": "The student's grade, free form."},
-        "user_id": {"type": "string", "description": "Opaque end-user id."},
+        "image": {
+            "type": "string",
+            "format": "binary",
+            "description": "PNG or JPEG photo of the problem (at most 10 MB, 40 Mpx).",
+            "examples": ["(the image's bytes)"],
+        },
+        "text": {
+            "type": "string",
+            "description": "Optional typed text to go with the image.",
+            "examples": ["Solve for x"],
+        },
+        "subject": {
+            "$ref": "#/components/schemas/Subject",
+            "description": "The subject, when the app knows it; otherwise it is detected.",
+            "examples": ["math"],
+        },
+        "grade": {
+            "type": "string",
+            "description": "The student's grade, free form.",
+            "examples": ["7"],
+        },
+        "user_id": {
+            "type": "string",
+            "description": "Opaque end-user id chosen by the app's backend.",
+            "examples": ["user_8c1f2a"],
+        },
     },
 }
 

@@ -15,6 +15,7 @@ from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
 from app.api.openapi_docs import errors
+from app.api.params import ScanId
 from app.api.scan_input import MULTIPART_SCHEMA, read_scan_request
 from app.db.repositories.idempotency import IdempotencyRepository
 from app.db.repositories.scans import ScanRepository
@@ -70,7 +71,10 @@ async def create_scan(
     caller: Caller,
     prefer: Annotated[
         str | None,
-        Header(description="`respond-async`: answer 202 at once and solve in the background."),
+        Header(
+            description="`respond-async`: answer 202 at once and solve in the background.",
+            examples=["respond-async"],
+        ),
     ] = None,
     idempotency_key: Annotated[
         str | None,
@@ -78,6 +82,7 @@ async def create_scan(
             min_length=1,
             max_length=255,
             description="Replays the first response for the same key and body (24 h).",
+            examples=["c0a8f3e2-5b1d-4f6a-9e8d-7c6b5a4f3e2d"],
         ),
     ] = None,
 ) -> Response:
@@ -149,11 +154,17 @@ async def list_scans(
     session: SessionDep,
     caller: Caller,
     user_id: Annotated[
-        str | None, Query(max_length=128, description="Only this end user's scans.")
+        str | None,
+        Query(max_length=128, description="Only this end user's scans.", examples=["user_8c1f2a"]),
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=100, description="Page size.")] = 20,
+    limit: Annotated[int, Query(ge=1, le=100, description="Page size.", examples=[20])] = 20,
     cursor: Annotated[
-        str | None, Query(max_length=200, description="`next_cursor` of the previous page.")
+        str | None,
+        Query(
+            max_length=200,
+            description="`next_cursor` of the previous page.",
+            examples=["MjAyNi0xMS0yMVQxMzowMDowMCswMDowMHwzZjhh"],
+        ),
     ] = None,
 ) -> ScanPage:
     """The tenant's scans, newest first (keyset pagination: stable while scans are added)."""
@@ -172,7 +183,7 @@ async def list_scans(
     response_model=ScanOut,
     responses=errors(401, 404, 422, 429),
 )
-async def get_scan(scan_id: uuid.UUID, session: SessionDep, caller: Caller) -> ScanOut:
+async def get_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> ScanOut:
     """The scan, its state and, once done, its latest solution."""
     scan = await ScanRepository(session).get_scan(scan_id, caller.tenant)
     if scan is None:
@@ -186,7 +197,7 @@ async def get_scan(scan_id: uuid.UUID, session: SessionDep, caller: Caller) -> S
     status_code=status.HTTP_204_NO_CONTENT,
     responses={204: {"description": "Erased."}, **errors(401, 404, 422, 429)},
 )
-async def delete_scan(scan_id: uuid.UUID, session: SessionDep, caller: Caller) -> Response:
+async def delete_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> Response:
     """Erase a scan with its solutions, verdicts, evaluations and events."""
     if not await ScanRepository(session).erase_scan(scan_id, caller.tenant):
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import uuid
-
 from fastapi import APIRouter
 
 from app.api.auth import Caller
 from app.api.deps import SessionDep
 from app.api.errors import ApiError
 from app.api.openapi_docs import errors
+from app.api.params import SolutionId
 from app.db.repositories.scans import ScanRepository
 from app.schemas.solutions import SolutionDetail
 from app.services.scans import solution_detail
@@ -24,7 +23,7 @@ router = APIRouter(prefix="/v1/solutions", tags=["solutions"])
     responses=errors(401, 404, 422, 429),
 )
 async def get_solution(
-    solution_id: uuid.UUID, session: SessionDep, caller: Caller
+    solution_id: SolutionId, session: SessionDep, caller: Caller
 ) -> SolutionDetail:
     """The solution with every verdict, its deep evaluation and its badge history."""
     solution = await ScanRepository(session).get_tenant_solution(solution_id, caller.tenant)

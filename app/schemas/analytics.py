@@ -8,6 +8,8 @@ from pydantic import BaseModel, Field
 
 
 class AccuracyRow(BaseModel):
+    """Quality of one provider × model on one subject (or difficulty)."""
+
     provider: str | None = Field(description="Solver provider.", examples=["symbolic"])
     model: str | None = Field(description="Solver model.", examples=["sympy"])
     subject: str | None = Field(
@@ -29,6 +31,8 @@ class AccuracyRow(BaseModel):
 
 
 class TrendRow(BaseModel):
+    """Quality on one UTC day."""
+
     day: dt.date = Field(description="UTC day.", examples=["2026-11-21"])
     n: int = Field(description="Number of solutions that day.", examples=[57])
     verified_rate: float | None = Field(description="Share verified.", examples=[0.8])
@@ -39,6 +43,8 @@ class TrendRow(BaseModel):
 
 
 class SuggestionRow(BaseModel):
+    """An improvement suggestion and how often deep evaluations made it."""
+
     suggestion: str = Field(
         description="An improvement suggestion from deep evaluations.",
         examples=["Show the check by substitution."],
@@ -47,6 +53,8 @@ class SuggestionRow(BaseModel):
 
 
 class RoutingOut(BaseModel):
+    """Which provider SOLVE asks first, per subject."""
+
     preferred: dict[str, str] = Field(
         description="Per subject, the provider preferred by measured accuracy.",
         examples=[{"math": "gemini"}],

@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Subject(StrEnum):
+    """School subject."""
+
     math = "math"
     physics = "physics"
     chemistry = "chemistry"
@@ -16,12 +18,17 @@ class Subject(StrEnum):
 
 
 class VerificationStatus(StrEnum):
+    """The badge: `verified` (checked), `unverified` (could not check), `caution` (the check
+    failed or was unsure)."""
+
     verified = "verified"
     unverified = "unverified"
     caution = "caution"
 
 
 class ScanState(StrEnum):
+    """queued → running → done, or failed."""
+
     queued = "queued"
     running = "running"
     done = "done"
@@ -29,11 +36,15 @@ class ScanState(StrEnum):
 
 
 class Language(StrEnum):
+    """The scan's language: answers, steps, hints and reasons are written in it."""
+
     en = "en"
     zh = "zh"
 
 
 class CautionCode(StrEnum):
+    """Stable machine-readable reason the badge is not `verified`."""
+
     no_answer = "no_answer"
     not_verified = "not_verified"
     failed_verification = "failed_verification"
@@ -55,11 +66,15 @@ class CautionReason(BaseModel):
 
 
 class ErrorDetail(BaseModel):
+    """One invalid field of a 422 `invalid_request`."""
+
     field: str = Field(description="Dotted path of the offending field.", examples=["text"])
     problem: str = Field(description="What is wrong with it.", examples=["Field required"])
 
 
 class ErrorBody(BaseModel):
+    """The error: a stable code for programs and a message for developers."""
+
     model_config = ConfigDict(extra="allow")
 
     code: str = Field(

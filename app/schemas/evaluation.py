@@ -13,6 +13,8 @@ def _score(what: str) -> Any:
 
 
 class DeepEvaluation(BaseModel):
+    """The background deep evaluation of a stored solution (design-notes §4)."""
+
     correctness: float = _score("Is the answer right")
     completeness: float = _score("Are all steps there")
     clarity: float = _score("Is it clearly explained")

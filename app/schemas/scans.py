@@ -99,6 +99,8 @@ class ScanForm(BaseModel):
 
 
 class Step(BaseModel):
+    """One worked step of a solution."""
+
     index: int = Field(description="1-based position of the step.", examples=[1])
     description: str = Field(
         description="What the step does, in the scan's language.",
@@ -199,6 +201,8 @@ class ScanAccepted(BaseModel):
 
 
 class ScanOut(BaseModel):
+    """A scan in its current state (GET /v1/scans/{id}, history pages)."""
+
     id: uuid.UUID = Field(
         description="The scan's id.", examples=["3f8a2c4e-9b1d-4c6e-8f2a-1b3c5d7e9f01"]
     )

@@ -12,6 +12,8 @@ from app.schemas.scans import SolutionResponse
 
 
 class VerificationOut(BaseModel):
+    """One verdict on an answer (for operators)."""
+
     model_config = ConfigDict(from_attributes=True)
 
     tier: str = Field(description="quick, consensus or spot_check.", examples=["quick"])
@@ -54,6 +56,8 @@ class StatusChange(BaseModel):
 
 
 class SolutionDetail(SolutionResponse):
+    """A solution with every verdict, its deep evaluation and its badge history."""
+
     verifications: list[VerificationOut] = Field(
         description="Every verdict, oldest first.", examples=[[]]
     )
