@@ -277,6 +277,8 @@ async def stage_followups(
     )
     if draw:
         jobs.append(("spot_check", (str(solution.id), reason)))
+    if solution.verification_status == "caution" and verify.mars_second_chance:
+        jobs.append(("mars_second_chance", (str(solution.id),)))  # app/worker/mars.py
     outbox = OutboxRepository(session)
     for task, args in jobs:
         outbox.stage(task, args, job_id=f"{task}:{solution.id}")

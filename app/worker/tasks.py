@@ -16,6 +16,7 @@ from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
 from app.worker.checks import consensus_check, spot_check
 from app.worker.context import job_context
+from app.worker.mars import mars_second_chance
 from app.worker.queue import RetryLater, Task
 
 log = logging.getLogger(__name__)
@@ -152,4 +153,5 @@ TASKS: dict[str, Task] = {
     "consensus_check": consensus_check,
     "spot_check": spot_check,
     "recalibrate": recalibrate,
+    "mars_second_chance": mars_second_chance,
 }

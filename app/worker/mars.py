@@ -1,0 +1,138 @@
+"""MARS as a second chance (design-notes, MARS; DELLM validator).
+
+A `caution` answer (or one a later check rejected) gets one MARS run across DIFFERENT
+configured providers: each agent's solution is scored by the others on four dimensions,
+weak ones are improved with the feedback, for `mars_rounds` rounds at `mars_threshold`.
+The best improved answer must then pass the service's own validator — programmatic proof >
+ground truth > the model verdicts (here MARS's cross-agent score) — before it replaces the
+stored answer; the badge change is appended to `status_history` (StatusRepository). Calls
+are capped by `mars_max_calls` and go through the registry's budgeted clients; with fewer
+than two model providers MARS does not run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from functools import partial
+from typing import Any
+
+from app.db.documents import StoredStep
+from app.db.models import Solution, VerificationRecord
+from app.db.repositories.scans import ScanRepository
+from app.db.repositories.status import StatusRepository
+from app.verification.mars import Mars, MarsConfig, MarsResult
+from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
+from app.verification.validator import Stage, Thresholds, ValidationOutcome, validate
+from app.verification.verdict import Verdict
+from app.worker.context import JobContext, job_context
+
+log = logging.getLogger(__name__)
+
+TIER = "mars"
+MARS_TIMEOUT_S = 60.0
+
+
+def _text(solution: Solution) -> str:
+    steps = [f"{i}. {s.description}" for i, s in enumerate(solution.steps, 1)]
+    return "\n".join([*steps, f"Final answer: {solution.final_answer}"])
+
+
+def _steps(text: str) -> list[StoredStep]:
+    lines = [re.sub(r"^\d+\.\s*", "", line).strip() for line in text.splitlines()]
+    return [StoredStep(description=line) for line in lines if line and "Final answer" not in line]
+
+
+async def _validate(jobs: JobContext, solution: Solution, result: MarsResult) -> ValidationOutcome:
+    assert result.best is not None
+    answer, problem = result.best.answer, solution.scan.problem_text
+    stages: list[Stage] = [partial(programmatic_verdict, jobs.sandbox, problem, answer)]
+    if solution.ground_truth is not None:
+        stages.append(partial(ground_truth_verdict, jobs.sandbox, solution.ground_truth, answer))
+    verdict = Verdict(
+        "approve" if result.verified else "reject",
+        "llm",
+        f"mars:{'+'.join(sorted(s.agent for s in result.solutions))}",
+        result.best.score,
+        "; ".join(result.best.feedback[-3:]),
+        independent_answer=answer,
+    )
+
+    async def mars_verdict() -> Verdict:
+        return verdict
+
+    stages.append(mars_verdict)
+    verify = jobs.settings.verify
+    # The model stage passes at MARS's own threshold (its score is the cross-agent mean).
+    thresholds = Thresholds(
+        verify.programmatic_threshold, verify.ground_truth_threshold, verify.mars_threshold
+    )
+    return await validate(stages, thresholds)
+
+
+async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
+    jobs = job_context(ctx)
+    verify, registry = jobs.settings.verify, jobs.registry
+    if not verify.mars_second_chance:
+        return "skipped: switched off"
+    async with jobs.sessionmaker() as session:
+        repo = ScanRepository(session)
+        solution = await repo.get_solution(uuid.UUID(solution_id))
+        skip = None
+        if solution is None or solution.final_answer is None:
+            skip = "skipped: no answer"
+        elif solution.verification_status == "verified":
+            skip = "skipped: already verified"
+        elif await repo.has_verifications(solution.id, TIER):
+            skip = "already run"
+        await session.commit()  # no read transaction across the model calls
+    if skip is not None:
+        return skip
+    assert solution is not None
+    # Different providers only: an agent never scores its own solution (symbolic cannot).
+    names = [n for n in registry.route(solution.scan.subject, "verify") if n != "symbolic"]
+    if len(names) < 2:
+        log.info("mars %s skipped: %d model provider(s), MARS needs two", solution_id, len(names))
+        return "skipped: MARS needs two different model providers"
+    config = MarsConfig(verify.mars_rounds, verify.mars_threshold, max_calls=verify.mars_max_calls)
+    mars = Mars([registry.get(n, "verify") for n in names], config, timeout=MARS_TIMEOUT_S)
+    initial = {}
+    if solution.provider in names:
+        initial[solution.provider] = (solution.final_answer or "", _text(solution))
+    result = await mars.run(solution.scan.problem_text, initial)
+    if result.best is None:
+        return f"no solution from MARS ({result.calls} calls)"
+    outcome = await _validate(jobs, solution, result)
+    decisive = next((v for v in reversed(outcome.verdicts) if v.decisive), None)
+    improved = outcome.passed is True
+    async with jobs.sessionmaker() as session:
+        stored = await ScanRepository(session).get_solution(solution.id)
+        assert stored is not None
+        records = [
+            VerificationRecord.from_verdict(
+                stored,
+                v,
+                tier=TIER,
+                attempt=stored.attempts,
+                answer_provider=result.best.agent,
+                answer=result.best.answer,
+            )
+            for v in outcome.verdicts
+        ]
+        ScanRepository(session).add_verifications(records)
+        await session.flush()
+        if improved:
+            stored.final_answer = result.best.answer
+            stored.steps = _steps(result.best.text)
+            stored.provider = result.best.agent
+            stored.verification_confidence = outcome.confidence
+            await StatusRepository(session).change_status(
+                stored.id,
+                "verified",
+                reason=f"MARS second chance, {decisive.method if decisive else '?'} verified",
+                evidence_ids=[str(r.id) for r in records],
+            )
+        await session.commit()
+    verdict = "replaced" if improved else "kept"
+    return f"{verdict}: {result.best.agent}={result.best.answer} ({result.calls} calls)"
