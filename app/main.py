@@ -10,7 +10,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app.api import analytics, checks, dashboard_auth, events, health, scans, solutions
+from app.api import (
+    analytics,
+    calibration,
+    checks,
+    dashboard_auth,
+    events,
+    health,
+    scans,
+    solutions,
+)
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.api.openapi_docs import build_openapi, camel_case_id
@@ -105,6 +114,7 @@ def create_app(
     app.include_router(scans.router)
     app.include_router(solutions.router)
     app.include_router(analytics.router)
+    app.include_router(calibration.router)
     app.include_router(checks.router)
     app.include_router(dashboard_auth.router)
     return app

@@ -5,6 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from app.schemas.calibration import CalibrationOut
+
 WIDTH, HEIGHT, PAD = 640, 260, 40
 COLORS = ["#2f6db5", "#e07b39", "#3a9d5d", "#b5443a", "#7a5cb5", "#8c8c8c"]
 
@@ -80,8 +82,41 @@ def _axes() -> str:
     )
 
 
+def _number(value: float | None, spec: str = ".3f") -> str:
+    return "—" if value is None else format(value, spec)
+
+
+def calibration_panel(calibration: CalibrationOut | None) -> str:
+    """What `verified` promises now: the fitted threshold and the evidence behind it."""
+    if calibration is None or not calibration.fitted:
+        return (
+            '<section class="calibration"><h2>Precision promise</h2><p class="empty">'
+            "No fitted calibrator yet: model evidence verifies at the raw threshold "
+            "(uncalibrated).</p></section>"
+        )
+    c = calibration
+    threshold = _number(c.threshold) if c.threshold is not None else "none (only proofs verify)"
+    rows = [
+        ("Threshold (calibrated P(correct))", threshold),
+        ("Target precision", f"{c.target_precision:.0%} with confidence {c.confidence:.0%}"),
+        ("Evidence (held-out outcomes)", str(c.evidence)),
+        ("Precision lower bound", _number(c.precision_lower_bound)),
+        ("ECE / Brier", f"{_number(c.ece)} / {_number(c.brier)}"),
+        ("Fitted on", f"{c.n_samples} outcomes, {c.fitted_at or '—'}"),
+        ("Labels by source", ", ".join(f"{k} {v}" for k, v in sorted(c.sources.items()))),
+    ]
+    cells = "".join(f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in rows)
+    return (
+        f'<section class="calibration"><h2>Precision promise</h2><table>{cells}</table></section>'
+    )
+
+
 def page(
-    accuracy: list[dict], trend: list[dict], suggestions: list[dict], routing: dict[str, str]
+    accuracy: list[dict],
+    trend: list[dict],
+    suggestions: list[dict],
+    routing: dict[str, str],
+    calibration: CalibrationOut | None = None,
 ) -> str:
     items = "".join(
         f"<li>{escape(str(s['suggestion']))} <small>×{s['n']}</small></li>" for s in suggestions
@@ -99,6 +134,7 @@ figure{{margin:1rem 0}}figcaption{{font-weight:600;margin-bottom:.3rem}}
 <h1>SolveVerify</h1>
 {bar_chart(accuracy, "Verified rate by provider and subject")}
 {line_chart(trend, "Daily verified rate")}
+{calibration_panel(calibration)}
 <h2>Routing</h2><table>{table}</table>
 <h2>Most frequent improvement suggestions</h2>{listing}
 </body></html>"""

@@ -10,9 +10,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.analytics import queries
 from app.analytics.dashboard import page
-from app.api.deps import ServicesDep
+from app.api.calibration import calibration_of
+from app.api.deps import ServicesDep, SessionDep
 from app.auth import dashboard_tokens
-from app.resources import Resources, unit_of_work
+from app.resources import Resources
 
 router = APIRouter(tags=["analytics"], include_in_schema=False)
 COOKIE = "solveverify_dashboard"
@@ -35,7 +36,9 @@ def _login_page(message: str = "") -> str:
 
 
 @router.get("/dashboard", response_class=HTMLResponse)
-async def dashboard(request: Request, services: ServicesDep, token: str | None = None) -> Response:
+async def dashboard(
+    request: Request, services: ServicesDep, session: SessionDep, token: str | None = None
+) -> Response:
     secret, ttl = _secret(services), services.settings.api.dashboard_link_ttl_s
     if token is not None and dashboard_tokens.verify(secret, token):
         # Move the token out of the URL (history, referrers) into an HttpOnly cookie.
@@ -47,13 +50,13 @@ async def dashboard(request: Request, services: ServicesDep, token: str | None =
         allowed = cookie is not None and dashboard_tokens.verify(secret, cookie)
         if not allowed and not await _bearer_is_analyst(request, services):
             return HTMLResponse(_login_page(), status_code=401)
-    async with unit_of_work(services) as session:
-        html = page(
-            await queries.accuracy(session),
-            await queries.daily_trend(session),
-            await queries.suggestions(session, 10),
-            services.registry.preferred,
-        )
+    html = page(
+        await queries.accuracy(session),
+        await queries.daily_trend(session),
+        await queries.suggestions(session, 10),
+        services.registry.preferred,
+        calibration_of(services),
+    )
     return HTMLResponse(html)
 
 
