@@ -1,4 +1,5 @@
-"""`solveverify`: serve | worker | solve | db | bank | keys | providers | calibrate | bench."""
+"""`solveverify`: serve | worker | solve | check | db | bank | keys | providers | calibrate |
+dashboard-link | bench."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from app.bench.cli import bench_app
 from app.settings import Settings, get_settings
 
 if TYPE_CHECKING:
+    from app.llm.base import ModelClient
     from app.schemas.checks import CheckResponse
     from app.schemas.scans import SolutionResponse
 
@@ -153,7 +155,7 @@ async def _providers(check: bool) -> None:
                 typer.echo(line)
 
 
-async def _ping(client) -> str:  # type: ignore[no-untyped-def]
+async def _ping(client: ModelClient) -> str:
     import time
 
     from app.llm.errors import CannotAnswer, ProviderError
@@ -256,6 +258,34 @@ def check(
     except UnreadableInput as exc:
         _fail(exc.code, exc.message)
     typer.echo(response.model_dump_json(indent=2))
+
+
+@app.command("dashboard-link")
+def dashboard_link(
+    minutes: Annotated[
+        int | None,
+        typer.Option(min=1, max=24 * 60, help="How long the link works (default: the TTL)."),
+    ] = None,
+    base_url: Annotated[str, typer.Option(help="Where the server is reached.")] = (
+        "http://127.0.0.1:8000"
+    ),
+) -> None:
+    """Print a link that opens /dashboard in a browser, signed and expiring (no key needed)."""
+    from urllib.parse import quote
+
+    from app.auth import dashboard_tokens
+
+    api = get_settings().api
+    if api.dashboard_secret is None:
+        # Without a shared secret each server signs with a random one of its own: a link made
+        # here could never be accepted there.
+        _fail(
+            "no_dashboard_secret",
+            "set SOLVEVERIFY_API_DASHBOARD_SECRET (the same value as the server's)",
+        )
+    ttl_s = minutes * 60 if minutes is not None else api.dashboard_link_ttl_s
+    token = dashboard_tokens.sign(api.dashboard_secret.get_secret_value(), ttl_s)
+    typer.echo(f"{base_url.rstrip('/')}/dashboard?token={quote(token)}")
 
 
 def _fail(code: str, message: str) -> NoReturn:

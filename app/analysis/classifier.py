@@ -199,7 +199,7 @@ def _grade_band(grade: str | None) -> GradeBand | None:
     lowered = grade.lower()
     for band in ("primary", "middle", "high"):
         if band in lowered:
-            return band  # type: ignore[return-value]
+            return band
     if any(
         k in grade for k in ("小学", "一年级", "二年级", "三年级", "四年级", "五年级", "六年级")
     ):

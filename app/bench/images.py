@@ -21,7 +21,7 @@ def draw_text(text: str, *, size: int = 56, fmt: str = "PNG") -> bytes:
     left, top, right, bottom = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox(
         (0, 0), text, font=typeface
     )
-    image = Image.new("RGB", (right - left + 80, bottom - top + 80), "white")
+    image = Image.new("RGB", (int(right - left) + 80, int(bottom - top) + 80), "white")
     ImageDraw.Draw(image).text((40 - left, 40 - top), text, fill="black", font=typeface)
     buffer = io.BytesIO()
     image.save(buffer, fmt)

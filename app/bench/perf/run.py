@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -144,13 +145,16 @@ async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) 
             model="claude-haiku-4-5",
             max_tokens=1024,
             system=messages[0].content,
-            messages=[{"role": m.role, "content": m.content} for m in messages[1:]],
+            messages=[{"role": "user", "content": m.content} for m in messages[1:]],
         )
         answer = json.loads(solved.content[0].text)["final_answer"]  # type: ignore[union-attr]
         check = quick_verify.build(problem, answer, "", "en")
         checked = await openai.chat.completions.create(
             model="gpt-4o-mini",
-            messages=[{"role": m.role, "content": m.content} for m in check],  # type: ignore[misc]
+            messages=[
+                {"role": "system", "content": check[0].content},
+                {"role": "user", "content": check[-1].content},
+            ],
             response_format={"type": "json_object"},
         )
         json.loads(checked.choices[0].message.content or "{}")
@@ -201,7 +205,7 @@ async def fanout(fake_url: str, config: PerfConfig) -> dict[int, float]:
         panel = build_panel([client], (keys * 2)[:k])
         started = time.perf_counter()
         result = await run_panel(
-            [lambda v=v: v.verify(question, solution) for v in panel], early_stop=False
+            [partial(v.verify, question, solution) for v in panel], early_stop=False
         )
         assert len(result.verdicts) == k
         return time.perf_counter() - started

@@ -152,7 +152,7 @@ def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
     return Scan.tenant.is_(None) if tenant is None else Scan.tenant == tenant
 
 
-def _solution_query(solution_id: uuid.UUID) -> Select[tuple[Solution]]:
+def _solution_query(solution_id: uuid.UUID) -> Select[Solution]:
     return (
         select(Solution)
         .where(Solution.id == solution_id)
