@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tests.fixtures.scripted import ScriptedClient
 from app.verification.mars import Mars, MarsConfig, custom_verify
+from tests.fixtures.scripted import ScriptedClient
 
 PROBLEM = "Tom has 12 apples and buys 3 bags of 4. How many apples now?"
 
@@ -97,3 +97,25 @@ async def test_custom_domain_verifier_cascade(sandbox) -> None:
 def test_needs_two_agents() -> None:
     with pytest.raises(ValueError):
         Mars([agent("a", "1")])
+
+
+async def test_four_dimensions_are_scored_separately_and_calls_are_capped() -> None:
+    def scorer(messages) -> str:
+        prompt = messages[-1].content
+        if "verifying another agent's solution" in prompt:
+            dims = {"correctness": 1.0, "reasoning": 0.6, "completeness": 0.8, "clarity": 0.6}
+            return json.dumps({**dims, "feedback": "explain the last step"})
+        return json.dumps({"steps": [{"description": "12 + 3*4"}], "final_answer": "24"})
+
+    agents = [ScriptedClient("a", [scorer]), ScriptedClient("b", [scorer])]
+    result = await Mars(agents, MarsConfig(num_verification_rounds=1)).run(PROBLEM)
+    a = next(s for s in result.solutions if s.agent == "a")
+    assert a.scores == [pytest.approx(0.75)]  # the mean of the four dimensions
+    assert a.dimensions == [
+        {"correctness": 1.0, "reasoning": 0.6, "completeness": 0.8, "clarity": 0.6}
+    ]
+    capped = await Mars(
+        [ScriptedClient("a", [scorer]), ScriptedClient("b", [scorer])],
+        MarsConfig(num_verification_rounds=2, max_calls=3),
+    ).run(PROBLEM)
+    assert capped.calls == 3  # two solves and one score; the rest abstain
