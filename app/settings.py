@@ -162,8 +162,12 @@ class VerifySettings(BaseSettings):
     consensus_semantic: float = 0.6
     consensus_majority: float = 0.5
     # Evidence bought before answering, per "subject:difficulty" / "subject" / "*": "quick"
-    # (one solve + quick verify) or "panel:K" (K MAV aspect verifiers too). app/pipeline/evidence.py
+    # (one solve + quick verify), "panel:K" (K MAV aspect verifiers too) or "samples:N" (N more
+    # solves; their agreement is evidence). app/pipeline/evidence.py
     evidence: dict[str, str] = Field(default_factory=dict)
+    # "samples:N" evidence passes when the mean of the model's P(correct) and the samples'
+    # agreement with the answer reaches this (app/pipeline/self_consistency.py).
+    self_consistency_threshold: float = 0.6
     # The precision promise: `verified` keeps at least this precision, with confidence 1 − delta,
     # on the labelled outcomes the threshold is fitted on (app/verification/precision.py).
     target_precision: float = 0.95

@@ -2,7 +2,9 @@
 
 `SOLVEVERIFY_VERIFY_EVIDENCE` maps "subject:difficulty", "subject" or "*" to "quick" (one
 solve + quick verify, the default) or "panel:K" (also K MAV aspect verifiers, concurrently,
-on providers other than the solver: design-notes, MAV). The most specific key wins.
+on providers other than the solver: design-notes, MAV) or "samples:N" (N more solves by the
+answering provider; the share agreeing with the answer is evidence: self-consistency,
+app/pipeline/self_consistency.py). The most specific key wins.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from app.verification.panel import PanelResult, run_panel
 @dataclass(frozen=True, slots=True)
 class EvidencePlan:
     panel_size: int = 0  # 0: quick verify only
+    samples: int = 0  # self-consistency samples; 0: none
 
 
 def evidence_plan(verify: VerifySettings, subject: str, difficulty: str) -> EvidencePlan:
@@ -28,6 +31,8 @@ def evidence_plan(verify: VerifySettings, subject: str, difficulty: str) -> Evid
     kind, _, size = spec.partition(":")
     if kind == "panel":
         return EvidencePlan(panel_size=int(size or len(DEFAULT_MATH_SET)))
+    if kind == "samples":
+        return EvidencePlan(samples=int(size or 5))
     return EvidencePlan()
 
 

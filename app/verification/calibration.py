@@ -59,7 +59,8 @@ def verdict_signals(verdicts: Iterable[VerdictLike]) -> dict[str, float]:
     listed = list(verdicts)
     programmatic = next((v for v in listed if v.method == "programmatic"), None)
     model = next((v for v in listed if v.verifier_id.endswith(":quick_verify")), None)
-    return signals(
+    sampled = next((v for v in listed if v.verifier_id.endswith(":self_consistency")), None)
+    row = signals(
         approvals={
             v.verifier_id: None if v.verdict == "abstain" else v.verdict == "approve"
             for v in listed
@@ -67,6 +68,9 @@ def verdict_signals(verdicts: Iterable[VerdictLike]) -> dict[str, float]:
         programmatic=programmatic.verdict if programmatic else None,
         quick_confidence=model.score if model and model.score is not None else None,
     )
+    if sampled is not None and sampled.score is not None:
+        row["self_consistency"] = sampled.score  # the agreement fraction, not just ±1
+    return row
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.evidence import evidence_plan, panel_evidence
 from app.pipeline.prompts import quick_verify as prompts
 from app.pipeline.routing import next_after_verify
+from app.pipeline.self_consistency import sample_agreement
 from app.pipeline.state import AttemptRecord, SolveState
 from app.verification.calibration import verdict_signals
 from app.verification.llm_check import llm_verdict
@@ -73,6 +74,12 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         calls += panel.started
         if panel.total:
             passed, signal, method = panel_decision(passed, signal, panel.score, ctx)
+    if plan.samples and method not in ("programmatic", "ground_truth"):
+        sampled = await sample_agreement(ctx, state, plan.samples)
+        threshold = ctx.verify.self_consistency_threshold
+        verdicts.append(sampled.verdict(state.provider, threshold))
+        calls += plan.samples
+        passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
     confidence, calibrated = signal, False
     if ctx.calibrator is not None and passed is not None:
         confidence = ctx.calibrator.predict(calibration_signals(verdicts))
@@ -122,6 +129,15 @@ def panel_decision(
     P(correct) and the panel's approval fraction; it passes at the panel threshold."""
     score = panel_score if passed is None else (signal + panel_score) / 2
     return score >= ctx.verify.panel_threshold, score, "llm"
+
+
+def samples_decision(
+    passed: bool | None, signal: float, agreement: float, threshold: float
+) -> tuple[bool, float, str]:
+    """Quick verify and self-consistency together (raw): the mean of the model's P(correct)
+    and the agreement; it passes at the self-consistency threshold."""
+    score = agreement if passed is None else (signal + agreement) / 2
+    return score >= threshold, score, "llm"
 
 
 def restore(best: AttemptRecord) -> dict[str, Any]:
