@@ -33,6 +33,8 @@ def bar_chart(rows: list[dict[str, Any]], title: str) -> str:
             f'<text x="{x + bar / 2}" y="{HEIGHT - PAD + 14}" font-size="10" '
             f'text-anchor="middle">{escape(str(row["subject"]))}</text>'
         )
+        # The sample count is printed, not only in the tooltip: 100% of 2 is not 100% of 2,000.
+        parts.append(_count_label(x + bar / 2, y, rate, int(row["n"])))
     legend = "".join(
         f'<span style="color:{COLORS[i % len(COLORS)]}">■ {escape(p)}</span> '
         for i, p in enumerate(providers)
@@ -58,6 +60,7 @@ def line_chart(rows: list[dict[str, Any]], title: str) -> str:
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{COLORS[0]}">'
         f"<title>{escape(str(r['day']))}: {float(r['verified_rate'] or 0):.0%} of "
         f"{r['n']}</title></circle>"
+        + _count_label(x, y - 4, float(r["verified_rate"] or 0), int(r["n"]))
         for (x, y), r in zip(points, rows, strict=True)
     )
     return (
@@ -65,6 +68,14 @@ def line_chart(rows: list[dict[str, Any]], title: str) -> str:
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">'
         f'{_axes()}<polyline class="line" points="{path}" fill="none" stroke="{COLORS[0]}" '
         f'stroke-width="2"/>{dots}</svg></figure>'
+    )
+
+
+def _count_label(x: float, top: float, rate: float, n: int) -> str:
+    """Rate and sample count as visible text just above a bar or point."""
+    return (
+        f'<text class="count" x="{x:.1f}" y="{top - 4:.1f}" font-size="9" '
+        f'text-anchor="middle">{rate:.0%} · n={n}</text>'
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -57,6 +58,9 @@ def test_dashboard_renders_charts(tmp_path: Path) -> None:
         stop(process)
     assert "Verified rate by provider and subject" in dom
     assert dom.count('class="bar"') >= 1 and "symbolic" in dom
+    # Each bar's sample count is visible text (a <text> element), not only a tooltip.
+    counts = re.findall(r'<text class="count"[^>]*>([^<]*)</text>', dom)
+    assert len(counts) >= dom.count('class="bar"') and "100% · n=2" in counts, counts
     image = Image.open(shot).convert("RGB")
     pixels = np.asarray(image.resize((300, 366)), dtype=int)
     blue = int(((pixels[..., 2] > 150) & (pixels[..., 0] < 80)).sum())
