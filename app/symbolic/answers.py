@@ -22,16 +22,25 @@ _ANSWER_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|或|和|、)\s*", re.IGNORECASE)
-_UNITS = re.compile(r"(?<=\d)\s*[a-zA-Z\u4e00-\u9fff]{2,}\.?$|^\s*(?:\$|¥|￥|€|£)")
-_SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])_\(?\d+\)?")  # x₁ = 2, x₂ = 3 name roots of one x
-_NONE = re.compile(
-    r"^(?:there\s+(?:is|are)\s+)?no\s+(?:real\s+)?(?:solutions?|roots?)\b|^无(?:实数)?解|^∅$"
-    r"|^(?:the\s+)?empty\s+set|^none$|^no\s+real\s+numbers?",
+_UNIT = re.compile(r"(?<=\d)\s*([a-zA-Z\u4e00-\u9fff]{2,})\.?$")
+_CURRENCY = re.compile(r"^\s*(?:\$|¥|￥|€|£)")
+# Words after a number that change its value: "4 thousand", "4 squared", "4 tenths", "4万".
+_MULTIPLIER = re.compile(
+    r"^(?:thousand|million|billion|trillion|hundred|lakh|crore|dozen|score|gross|grand|k"
+    r"|percent|pct|squared?|cubed?|half|halves|third|quarter|pair|couple|twice|times|fold"
+    r"|power|factorial|[a-z]*ths?|[a-z]*illion)s?$"
+    r"|[十百千万亿倍成分半双对打]",
     re.IGNORECASE,
 )
-_ALL = re.compile(
+_SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])_\(?\d+\)?")  # x₁ = 2, x₂ = 3 name roots of one x
+_NONE = re.compile(  # the whole answer: "no solution except 0" is not "none"
+    r"^(?:(?:there\s+(?:is|are)\s+)?no\s+(?:real\s+)?(?:solutions?|roots?)(?:\s+exists?)?"
+    r"|无(?:实数)?解|∅|(?:the\s+)?empty\s+set|none|no\s+real\s+numbers?)\s*$",
+    re.IGNORECASE,
+)
+_ALL = re.compile(  # the whole answer: "all real numbers except 0" is another set
     r"^(?:all\s+real\s+numbers|infinitely\s+many(?:\s+solutions)?|every\s+real\s+number"
-    r"|any\s+real\s+number|(?:x\s*∈\s*)?R$|全体实数|任意实数|无数(?:个)?解)",
+    r"|any\s+real\s+number|(?:x\s*∈\s*)?R|全体实数|任意实数|无数(?:个)?解)\s*$",
     re.IGNORECASE,
 )
 
@@ -65,9 +74,21 @@ def clean(text: str) -> str:
     return expand_mixed_numbers(_expand_plus_minus(text))
 
 
-def parse_value(text: str) -> sp.Expr:
+def _strip_unit(text: str, units: frozenset[str] | None) -> str:
+    """'72 clips' → '72'; a multiplier ('4 thousand') or, when the problem is known, a word it
+    does not use ('4 apples' for 2x + 3 = 11) is kept, and the reading then fails."""
+    m = _UNIT.search(text)
+    if m is None:
+        return text
+    word = m.group(1)
+    if _MULTIPLIER.search(word) or (units is not None and word.lower() not in units):
+        return text
+    return text[: m.start()]
+
+
+def parse_value(text: str, units: frozenset[str] | None = None) -> sp.Expr:
     """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'."""
-    text = _UNITS.sub("", text.strip()).strip()
+    text = _strip_unit(_CURRENCY.sub("", text.strip()), units).strip()
     if re.search(r"[<>∞\[\]]", text):
         raise ParseError("an interval or inequality")
     value = evaluate(parse_expression(text))
@@ -78,7 +99,9 @@ def parse_value(text: str) -> sp.Expr:
     return value
 
 
-def read_candidate(text: str, variables: list[str]) -> Candidate:
+def read_candidate(
+    text: str, variables: list[str], units: frozenset[str] | None = None
+) -> Candidate:
     """Read the whole candidate answer; raises ParseError when unsure."""
     cleaned = clean(text)
     if not cleaned:
@@ -89,6 +112,8 @@ def read_candidate(text: str, variables: list[str]) -> Candidate:
         return Candidate("all", text=cleaned)
     if re.search(r"[<>∞\[\]∪]", cleaned) or re.search(r"\b(?:to|between)\b", cleaned, re.I):
         raise ParseError("an interval or inequality")
+    if re.search(r"\d,\d", cleaned) and not re.search(r"[{(]", cleaned):
+        raise ParseError("'4,0': a list or a decimal comma?")
     tuple_form = bool(re.fullmatch(r"\(([^()]|\([^()]*\))*,([^()]|\([^()]*\))*\)", cleaned))
     body = cleaned[1:-1] if tuple_form else cleaned.strip()
     if re.fullmatch(r"\(.*\)", body) and "," in body and not tuple_form:
@@ -98,13 +123,14 @@ def read_candidate(text: str, variables: list[str]) -> Candidate:
     if not parts:
         raise ParseError("empty")
     if any("=" in p for p in parts):
-        return _assignments(parts, variables, cleaned)
-    return Candidate(
-        "values", tuple(parse_value(p) for p in parts), text=cleaned, tuple_form=tuple_form
-    )
+        return _assignments(parts, variables, cleaned, units)
+    values = tuple(parse_value(p, units) for p in parts)
+    return Candidate("values", values, text=cleaned, tuple_form=tuple_form)
 
 
-def _assignments(parts: list[str], variables: list[str], cleaned: str) -> Candidate:
+def _assignments(
+    parts: list[str], variables: list[str], cleaned: str, units: frozenset[str] | None
+) -> Candidate:
     solutions: list[dict[str, sp.Expr]] = [{}]
     for part in parts:
         sides = [s.strip() for s in part.split("=")]
@@ -115,5 +141,5 @@ def _assignments(parts: list[str], variables: list[str], cleaned: str) -> Candid
             raise ParseError(f"unknown variable {name}")
         if name in solutions[-1]:
             solutions.append({})
-        solutions[-1][name] = parse_value(sides[1])
+        solutions[-1][name] = parse_value(sides[1], units)
     return Candidate("assignments", assignments=tuple(solutions), text=cleaned)

@@ -19,7 +19,7 @@ import sympy as sp
 
 from app.symbolic.answers import Candidate, clean, parse_value, read_candidate
 from app.symbolic.crosscheck import same_value
-from app.symbolic.evaluation import evaluate, format_value, terminating_decimal
+from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
 from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
@@ -29,7 +29,8 @@ from app.symbolic.solver import solve_problem
 # the sandbox instead, so the warning is noise.
 logging.getLogger("math_verify").setLevel(logging.ERROR)
 
-MIN_ROUNDED_DECIMALS = 2
+MIN_ROUNDED_DECIMALS = 2  # 0.67 for 2/3: two places, two significant digits
+MIN_SIGNIFICANT_DIGITS = 3  # 333.3 for 1000/3: one place, but four significant digits
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
@@ -48,18 +49,23 @@ class CheckResult:
 def close_enough(candidate: sp.Expr, exact: sp.Expr, candidate_text: str) -> bool:
     """Exact equality, or a decimal that is the exact value correctly rounded.
 
-    1.58 for 19/12 passes (two decimals, correctly rounded), 1.59 and 1.5 do not, and a
+    1.58 for 19/12, 0.67 or .67 for 2/3 and 333.3 for 1000/3 pass; 1.59 does not, nor 1.6 or
+    0.01 for 1/199 (too coarse: three significant digits, or two with two places); and a
     terminating value (4, 0.25) must be written exactly: 4.01 is wrong, not "close".
     """
     if same_value(candidate, exact):
         return True
-    decimals = re.findall(r"\d\.(\d+)", candidate_text)
+    decimals = re.findall(r"(\d*)\.(\d+)", candidate_text)
     if not decimals or (exact.is_Rational and terminating_decimal(exact)):
         return False
-    places = max(len(d) for d in decimals)
-    if places < MIN_ROUNDED_DECIMALS or not candidate.is_Rational:
+    if not candidate.is_Rational or not exact.is_real:
         return False
-    return bool(sp.N(candidate, 50).round(places) == sp.N(exact, 50).round(places))
+    places = max(len(fraction) for _, fraction in decimals)
+    digits = max(len((whole + fraction).lstrip("0")) for whole, fraction in decimals)
+    enough = digits >= MIN_SIGNIFICANT_DIGITS or (
+        places >= MIN_ROUNDED_DECIMALS and digits >= MIN_ROUNDED_DECIMALS
+    )
+    return enough and bool(sp.N(candidate, 50).round(places) == sp.N(exact, 50).round(places))
 
 
 @lru_cache(maxsize=256)
@@ -79,18 +85,24 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
         return CheckResult("abstain", "none", "the problem is not one the symbolic checker reads")
     if not candidate or not candidate.strip():
         return CheckResult("reject", "none", "empty answer", expected)
+    # A unit may follow a number only when the problem uses that word ("72 clips").
+    units = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
     try:
         if problem.kind == "arithmetic":
             assert problem.expression is not None
-            return _check_value(evaluate(problem.expression), candidate, expected, None)
+            exact = evaluate(problem.expression)
+            if not is_plain_number(exact if exact.is_Rational else sp.simplify(exact)):
+                return CheckResult("abstain", "none", "the value is not a plain number", expected)
+            return _check_value(exact, candidate, expected, None, units)
         if truth is None:
             return CheckResult("abstain", "none", "the solution set is not certain", expected)
         if problem.target.kind != "solutions":
             values = target_values(problem, truth)
             if values is None:
                 return CheckResult("abstain", "none", "the question has no single answer", expected)
-            return _check_value(values[0], candidate, expected, problem.target.expression)
-        return _check_solutions(problem, truth, candidate, expected)
+            target = problem.target.expression
+            return _check_value(values[0], candidate, expected, target, units)
+        return _check_solutions(problem, truth, candidate, expected, units)
     except _ERRORS:
         pass
     # LaTeX our reader does not know (\dfrac{}, \tfrac{}...): math-verify may approve a single
@@ -102,7 +114,11 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
 
 
 def _check_value(
-    exact: sp.Expr, candidate: str, expected: str | None, target: sp.Expr | None
+    exact: sp.Expr,
+    candidate: str,
+    expected: str | None,
+    target: sp.Expr | None,
+    units: frozenset[str],
 ) -> CheckResult:
     cleaned = clean(candidate)
     if "=" in cleaned:
@@ -116,7 +132,7 @@ def _check_value(
             if not same_value(second_reading(left), evaluate(target)):
                 raise ParseError("the answer names a different expression")
         cleaned = right.strip()
-    value = parse_value(cleaned)
+    value = parse_value(cleaned, units)
     if close_enough(value, exact, cleaned):
         return CheckResult("approve", "evaluation", "the answer equals the exact value", expected)
     return CheckResult(
@@ -125,10 +141,14 @@ def _check_value(
 
 
 def _check_solutions(
-    problem: MathProblem, truth: SolutionSet, candidate: str, expected: str | None
+    problem: MathProblem,
+    truth: SolutionSet,
+    candidate: str,
+    expected: str | None,
+    units: frozenset[str],
 ) -> CheckResult:
     names = [v.name for v in problem.variables]
-    read = read_candidate(candidate, names)
+    read = read_candidate(candidate, names, units)
     if read.kind == "all":
         verdict = "approve" if truth.kind == "all" else "reject"
         return CheckResult(
@@ -142,6 +162,8 @@ def _check_solutions(
         verdict = "approve" if not truth.assignments else "reject"
         return CheckResult(verdict, "evaluation", "whether any real solution exists", expected)
     proposals = _as_assignments(read, problem, candidate)
+    if _has_duplicates(proposals):
+        return CheckResult("abstain", "none", "a solution is listed twice", expected)
     for proposal in proposals:
         holds = _holds(problem, proposal, read.text)
         if holds is None:
@@ -157,6 +179,15 @@ def _check_solutions(
         ):
             return CheckResult("reject", "substitution", "a solution is missing", expected)
     return CheckResult("approve", "substitution", "every equation and condition holds", expected)
+
+
+def _has_duplicates(proposals: list[dict[sp.Symbol, sp.Expr]]) -> bool:
+    """'2, 2, 3' for x² - 5x + 6 = 0: a typo, or a claim about multiplicity? Do not judge."""
+    return any(
+        set(a) == set(b) and all(same_value(a[v], b[v]) for v in a)
+        for i, a in enumerate(proposals)
+        for b in proposals[i + 1 :]
+    )
 
 
 def _failure(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr]) -> str:

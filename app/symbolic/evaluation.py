@@ -29,6 +29,11 @@ def _check_power(base: sp.Expr, exponent: sp.Expr) -> None:
         if base.free_symbols or not (base.is_number and base.is_positive):
             raise ParseError("only a positive number may be raised to an unknown power")
         return
+    odd_root = exponent.is_Rational and exponent.q != 1 and int(exponent.q) % 2 == 1
+    if base.free_symbols and odd_root:
+        raise ParseError("x^(1/3): the real root or the principal one?")
+    if base == 0 and exponent == 0:
+        raise ParseError("0^0 is undefined")
     if not exponent.is_number or not exponent.is_real:
         raise ParseError("unsupported exponent")
     if abs(exponent) > MAX_EXPONENT:
@@ -57,6 +62,11 @@ def evaluate(expr: sp.Expr) -> sp.Expr:
     if result.is_Rational and _digits(result) > MAX_RESULT_DIGITS * 2:
         raise ParseError("result too large")
     return result
+
+
+def is_plain_number(value: sp.Expr) -> bool:
+    """A number written without unevaluated functions: sin(30) or log(5) is not an answer."""
+    return bool(value.is_number) and not value.atoms(sp.Function)
 
 
 def terminating_decimal(value: sp.Rational) -> bool:

@@ -43,7 +43,7 @@ _VULGAR = {
     "⅒": "1/10",
     "↉": "0/3",
 }
-_VULGAR_RE = re.compile(f"(\\d*)\\s*([{''.join(_VULGAR)}])")
+_VULGAR_RE = re.compile(f"(\\d*)(\\s*)([{''.join(_VULGAR)}])")
 _SUPER_RE = re.compile(f"[{''.join(_SUPER)}]+")
 _SUB_RE = re.compile(f"[{''.join(_SUB)}]+")
 
@@ -52,7 +52,6 @@ _SYMBOLS = {
     "·": "*",
     "∙": "*",
     "⋅": "*",
-    "÷": "/",
     "⁄": "/",
     "∕": "/",
     "−": "-",
@@ -74,7 +73,7 @@ _SYMBOLS = {
 _LATEX_WORDS = {
     "cdot": "*",
     "times": "*",
-    "div": "/",
+    "div": "÷",
     "pm": "±",
     "mp": "∓",
     "le": "<=",
@@ -126,8 +125,8 @@ def _superscript(match: re.Match[str]) -> str:
 
 
 def _vulgar(match: re.Match[str]) -> str:
-    whole, frac = match.group(1), _VULGAR[match.group(2)]
-    return f"({whole}+{frac})" if whole else f"({frac})"
+    whole, space, frac = match.group(1), match.group(2), _VULGAR[match.group(3)]
+    return f"({whole}+{frac})" if whole else f"{space}({frac})"
 
 
 def _group(text: str, pos: int) -> tuple[str, int]:
@@ -200,6 +199,10 @@ def latex_to_plain(text: str) -> str:
 
 
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
+# "1 000 000" (a space or thin space between exact groups of three), but not "2 125/1000".
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.])(?<!\d )(\d{1,3}(?: \d{3})+)(?![\d.]|\s*/|\s\d)")
+# K12 reads "3/4 ÷ 1/2" and "5 ÷ 2/3" as dividing by the fraction, not left to right.
+_DIVIDE_BY_FRACTION = re.compile(r"÷\s*((?:\d+\s+)?\d+\s*/\s*\d+)(?![\d.]|\s*[a-zA-Z(^%])")
 
 
 def normalize(text: str) -> str:
@@ -216,4 +219,6 @@ def normalize(text: str) -> str:
     text = latex_to_plain(text)
     text = re.sub(r"\^\s*\(?\s*°\s*\)?", "°", text)  # 30^\circ
     text = text.replace("$", " ").replace("{", "(").replace("}", ")")
+    text = _SPACED_THOUSANDS.sub(lambda m: m.group(1).replace(" ", ""), text)
+    text = _DIVIDE_BY_FRACTION.sub(r"/ (\1)", text).replace("÷", "/")
     return _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)

@@ -76,6 +76,7 @@ class _Parser:
         self.tokens = tokens
         self.pos = 0
         self.bars = 0  # depth inside |...|: there a bar closes
+        self.percents: set[int] = set()  # ids of "n%" terms: 200 - 10% is ambiguous
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -96,6 +97,7 @@ class _Parser:
 
     def expression(self, min_prec: int) -> sp.Expr:
         left = self.prefix()
+        last_op: str | None = None
         while (tok := self.peek()) is not None:
             if tok.kind == "op":
                 op, prec = tok.text, _BINARY_PRECEDENCE[tok.text]
@@ -107,10 +109,34 @@ class _Parser:
                 break
             if tok.kind == "op":
                 self.take()
+            else:
+                self.check_implicit(self.tokens[self.pos - 1], tok)
+            start = self.peek()
             # ^ is right-associative: parse its right side at the same precedence.
             right = self.expression(prec if op == "^" else prec + 1)
-            left = _combine(op, left, right)
+            if op == "/":
+                self.check_division(last_op, start)
+            if op in "+-" and (id(left) in self.percents) != (id(right) in self.percents):
+                raise ParseError("200 - 10%: ten percent of what?")
+            left, last_op = _combine(op, left, right), op
         return left
+
+    def check_implicit(self, before: Token, after: Token) -> None:
+        """Refuse "2 3", "-7 2", "x2", "7 % 3": a space is no product, % may be modulo."""
+        if after.kind == "num" and before.kind in ("num", "var"):
+            raise ParseError("two numbers side by side: a product, a list or one number?")
+        if before.kind == "post" and before.text == "%":
+            raise ParseError("'%' followed by a value: percent or modulo?")
+
+    def check_division(self, last_op: str | None, start: Token | None) -> None:
+        """Refuse "8 / 2(2+2)", "1/2x", "3/4 / 1/2": school and calculator conventions differ."""
+        nxt = self.peek()
+        if nxt is not None and (
+            nxt.kind in _STARTS_OPERAND or (nxt.kind == "bar" and self.bars == 0)
+        ):
+            raise ParseError("a product right after a division is ambiguous")
+        if last_op == "/" and (start is None or start.kind != "lparen"):
+            raise ParseError("a/b/c: which division comes first?")
 
     def prefix(self) -> sp.Expr:
         tok = self.take()
@@ -156,6 +182,7 @@ class _Parser:
                 expr = sp.factorial(expr, evaluate=False)
             elif tok.text == "%":
                 expr = sp.Mul(expr, sp.Rational(1, 100), evaluate=False)
+                self.percents.add(id(expr))
             else:
                 if expr.free_symbols:
                     raise ParseError("an unknown measured in degrees is not supported")
@@ -243,9 +270,19 @@ def parse_expression(text: str) -> sp.Expr:
     return expr
 
 
-_MIXED_NUMBER = re.compile(r"(?<![\d./^])(\d+)\s+(\d+)\s*/\s*(\d+)(?![\d.]|\s*[a-zA-Z(^])")
+_MIXED_NUMBER = re.compile(
+    r"(?<![\d./^])(?<!\d\s)(\d+)\s+(\d+)\s*/\s*(\d+)(?![\d.]|\s*[a-zA-Z(^\d%])"
+)
+
+
+def _mixed(match: re.Match[str]) -> str:
+    whole, numerator, denominator = match.groups()
+    if int(numerator) >= int(denominator):
+        return match.group(0)  # "1 000 000/1": not a mixed number; the parser refuses "1 000"
+    return f"({whole}+{numerator}/{denominator})"
 
 
 def expand_mixed_numbers(text: str) -> str:
-    """1 7/12 → (1+7/12): written this way a space means addition, not multiplication."""
-    return _MIXED_NUMBER.sub(r"(\1+\2/\3)", text)
+    """1 7/12 → (1+7/12): written this way a space means addition, not multiplication.
+    Not before a letter, a power or a percent ("1 1/2 x", "1 1/2^2", "3 1/2 %"): abstain."""
+    return _MIXED_NUMBER.sub(_mixed, text)

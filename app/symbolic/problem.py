@@ -18,12 +18,14 @@ import sympy as sp
 
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import readings_agree
+from app.symbolic.letters import KNOWN_NAME, space_products
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.prose import (
     accepts_arithmetic,
     find_aggregate,
     leftover_is_harmless,
+    question_tail_is_plain,
     strip_claims,
     target_after,
     target_before,
@@ -46,28 +48,31 @@ class MathProblem:
     source: str = ""
 
 
-_PERCENT_OF = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+# "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent.
+_PERCENT_OF = re.compile(
+    r"(?<![\d./])((?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)(?![\d./])",
+    re.IGNORECASE,
+)
 _DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*degrees?\b", re.IGNORECASE)
 _TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
-_FUNC_WORD = re.compile(r"(?:sqrt|root|log|ln|lg|sin|cos|tan|exp|abs|pi)[a-zA-Z]?")
 _MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
 
 
 def _prepare(text: str) -> str:
     text = strip_claims(normalize(text))
-    text = _PERCENT_OF.sub(r"(\1/100)*(\2)", text)
+    text = _PERCENT_OF.sub(r"((\1)/100)*(\2)", text)
     text = _DEGREES.sub(r"\1°", text)
     if _TIMES_X.search(text):
         if re.search(r"=\s*[^\s?]", text):
             raise ParseError("'3 x 4' next to an equation: a product or the unknown x?")
         text = _TIMES_X.sub(" * ", text)
-    return expand_mixed_numbers(text)
+    return space_products(expand_mixed_numbers(text))
 
 
 def _math_mask(text: str) -> list[bool]:
     mask = [ch in _MATH_CHARS for ch in text]
     for word in re.finditer(r"[A-Za-z]+", text):
-        is_math = len(word.group()) == 1 or bool(_FUNC_WORD.fullmatch(word.group()))
+        is_math = len(word.group()) == 1 or bool(KNOWN_NAME.fullmatch(word.group()))
         for i in range(word.start(), word.end()):
             mask[i] = is_math
     for i, ch in enumerate(text):  # a decimal point, not a full stop
@@ -125,8 +130,10 @@ def _read(original: str) -> MathProblem | None:
     expressions: list[tuple[str, sp.Expr]] = []
     target: Target | None = aggregate
     consumed: list[tuple[int, int]] = []
+    mentions: set[str] = set()
     prev_end = 0
-    for start, end in _runs(text):
+    runs = _runs(text)
+    for index, (start, end) in enumerate(runs):
         run = text[start:end]
         asked_before = target_before(text[prev_end:start])
         asked_after = target_after(text[end:])
@@ -135,6 +142,9 @@ def _read(original: str) -> MathProblem | None:
         if asked is not None and "=" not in run.rstrip("= ") and not re.search("[<>]", run):
             if target is not None:
                 raise ParseError("two questions")
+            next_start = runs[index + 1][0] if index + 1 < len(runs) else len(text)
+            if asked_before and not question_tail_is_plain(text[end:next_start]):
+                raise ParseError("words after the asked expression may change it")
             kind, length = asked
             target = Target(kind, _parse_checked(run.rstrip("= ")))
             consumed.append((start - length, end) if asked_before else (start, end + length))
@@ -156,17 +166,21 @@ def _read(original: str) -> MathProblem | None:
             if not (lhs.free_symbols | rhs.free_symbols):
                 raise ParseError("an equality between numbers is a claim, not a problem")
             equations.append(sp.Eq(lhs, rhs, evaluate=False))
-        elif not _is_mention(run):
+        elif _is_mention(run):
+            mentions.update(run.split())
+        else:
             expressions.append((run, _parse_checked(run)))
     leftover = _blank(text, consumed)
     if not leftover_is_harmless(leftover):
         return None
     uses_decimals = bool(re.search(r"\d\.\d", text))
     if equations:
-        return _equation_problem(
-            equations, conditions, target, expressions, text, leftover, uses_decimals
-        )
-    if conditions:
+        problem = _equation_problem(equations, conditions, target, expressions, text)
+        if problem is None or not mentions <= {v.name for v in problem.variables}:
+            return None  # "solve for y" when there is no y, "find a solution": which one?
+        problem.uses_decimals = uses_decimals
+        return problem
+    if conditions or mentions:
         return None  # inequalities alone are not solved here
     if target is not None and target.kind == "value" and not expressions:
         assert target.expression is not None
@@ -196,8 +210,6 @@ def _equation_problem(
     target: Target | None,
     expressions: list[tuple[str, sp.Expr]],
     text: str,
-    leftover: str,
-    uses_decimals: bool,
 ) -> MathProblem | None:
     if len(expressions) == 1 and target is None and expressions[0][1].free_symbols:
         target = Target("value", expressions[0][1])  # "2x + 3 = 11, 4x - 1 = ?"
@@ -212,12 +224,18 @@ def _equation_problem(
     known = set(variables)
     if any(not c.symbols <= known for c in conditions):
         return None
+    if target is not None and target.kind in ("max", "min") and target.expression is None:
+        if len(variables) != 1:
+            return None  # "the smaller solution" of a system
+        target = Target(target.kind, variables[0])
     if target is None or (
         target.kind == "value" and len(variables) == 1 and target.expression == variables[0]
     ):
         target = Target("solutions")
-    elif target.expression is not None and not target.expression.free_symbols <= known:
-        return None
+    elif target.expression is not None and not (
+        target.expression.free_symbols and target.expression.free_symbols <= known
+    ):
+        return None  # "Solve 2x + 3 = 11. What is 3 + 4?": two questions
     if target.kind in ("sum", "product", "count") and len(variables) != 1:
         return None
     return MathProblem(
@@ -226,7 +244,6 @@ def _equation_problem(
         variables=variables,
         conditions=conditions,
         target=target,
-        uses_decimals=uses_decimals,
         source=text,
     )
 

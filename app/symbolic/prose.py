@@ -12,6 +12,7 @@ import re
 
 from app.symbolic.normalize import ParseError
 from app.symbolic.target import Target
+from app.symbolic.vocabulary import INSTRUCTION_WORDS, MATH_WORDS
 
 _CLAIM = re.compile(
     r"(?:\b(?:the\s+|my\s+|our\s+|final\s+|correct\s+|student'?s?\s+)*(?:answer|result)s?"
@@ -34,21 +35,41 @@ _ASK_VALUE = re.compile(
     r"|(?:the\s+)?value\s+of\s+|\bthen\s+|求\s*|则\s*|那么\s*|计算\s*)$",
     re.IGNORECASE,
 )
+_EXTREMES = (
+    "greatest|largest|biggest|maximum|greater|larger|bigger|higher"
+    "|least|smallest|minimum|smaller|lesser|lower"
+)
 _ASK_EXTREME = re.compile(
-    r"(?:(?:what\s+is|what's|whats|find|determine)\s+)?(?:the\s+)?"
-    r"(greatest|largest|biggest|maximum|least|smallest|minimum)\s+(?:possible\s+)?"
+    r"(?:(?:what\s+is|what's|whats|find|determine|give)\s+)?(?:the\s+)?"
+    rf"({_EXTREMES})\s+(?:possible\s+)?"
     r"(?:value\s+of\s+)?$",
     re.IGNORECASE,
 )
 _ASK_AFTER = re.compile(r"^\s*(?:的值|的最大值|的最小值)", re.IGNORECASE)
-_MAX_WORDS = {"greatest", "largest", "biggest", "maximum"}
+_MAX_WORDS = {"greatest", "largest", "biggest", "maximum", "greater", "larger", "bigger", "higher"}
+
+
+def _extreme(word: str) -> str:
+    return "max" if word.lower() in _MAX_WORDS else "min"
+
+
+_QUESTION_END = re.compile(r"[?.!。？！\n]")
+_CONNECTIVES = INSTRUCTION_WORDS | {"when", "where", "given", "that", "such", "please"}
+
+
+def question_tail_is_plain(tail: str) -> bool:
+    """'what is 3 + 4, doubled?', '12 + 3 in binary': words after the asked expression, in
+    the same sentence, may change it; only connectives leading to a condition are read."""
+    end = _QUESTION_END.search(tail)
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", tail[: end.start() if end else None])}
+    return words <= _CONNECTIVES
 
 
 def target_before(gap: str) -> tuple[str, int] | None:
     """The question phrase that ends right before an expression: (kind, its length)."""
     m = _ASK_EXTREME.search(gap)
     if m:
-        return ("max" if m.group(1).lower() in _MAX_WORDS else "min"), len(m.group(0))
+        return _extreme(m.group(1)), len(m.group(0))
     m = _ASK_VALUE.search(gap)
     if m:
         return "value", len(m.group(0))
@@ -80,6 +101,10 @@ _AGGREGATES = [
         ),
         "count",
     ),
+    (
+        re.compile(rf"\b(?:the\s+)?({_EXTREMES})\s+(?:real\s+)?(?:solution|root)\b", re.IGNORECASE),
+        "extreme",
+    ),
     (re.compile(r"所有(?:实数)?(?:解|根)的和|两(?:个)?根之和"), "sum"),
     (re.compile(r"所有(?:实数)?(?:解|根)的积|两(?:个)?根之积"), "product"),
     (re.compile(r"(?:实数)?(?:解|根)的个数|有几个(?:实数)?(?:解|根)"), "count"),
@@ -93,159 +118,18 @@ def find_aggregate(text: str) -> tuple[Target | None, str]:
         for m in pattern.finditer(text):
             if found is not None:
                 raise ParseError("two questions")
-            found = Target(kind or m.group(1).lower())
+            asked = _extreme(m.group(1)) if kind == "extreme" else kind or m.group(1).lower()
+            found = Target(asked)  # max/min: the variable is bound once it is known
             text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     return found, text
 
 
-# Words that carry mathematics this reader does not model: if one is left over, abstain.
-_MATH_WORDS = set(
-    [
-        "positive",
-        "negative",
-        "nonnegative",
-        "nonpositive",
-        "integer",
-        "integers",
-        "natural",
-        "whole",
-        "even",
-        "odd",
-        "prime",
-        "greater",
-        "less",
-        "more",
-        "fewer",
-        "than",
-        "least",
-        "most",
-        "greatest",
-        "largest",
-        "smallest",
-        "biggest",
-        "maximum",
-        "minimum",
-        "max",
-        "min",
-        "sum",
-        "product",
-        "difference",
-        "quotient",
-        "total",
-        "how",
-        "many",
-        "number",
-        "numbers",
-        "not",
-        "no",
-        "never",
-        "except",
-        "excluding",
-        "unless",
-        "only",
-        "between",
-        "interval",
-        "domain",
-        "range",
-        "degree",
-        "degrees",
-        "radian",
-        "radians",
-        "square",
-        "squared",
-        "cube",
-        "cubed",
-        "reciprocal",
-        "twice",
-        "double",
-        "triple",
-        "half",
-        "times",
-        "percent",
-        "percentage",
-        "mod",
-        "modulo",
-        "remainder",
-        "divided",
-        "divisible",
-        "plus",
-        "minus",
-        "multiplied",
-        "over",
-        "digit",
-        "digits",
-        "approximate",
-        "approximately",
-        "nearest",
-        "round",
-        "rounded",
-        "decimal",
-        "fraction",
-        "simplest",
-        "inverse",
-        "derivative",
-        "integral",
-        "limit",
-        "factor",
-        "factorise",
-        "factorize",
-        "factorized",
-        "expand",
-        "gcd",
-        "lcm",
-        "mean",
-        "average",
-        "median",
-        "function",
-        "complex",
-        "imaginary",
-        "rational",
-        "irrational",
-        "sequence",
-        "term",
-        "terms",
-        "series",
-        "probability",
-        "at",
-        "exceed",
-        "exceeds",
-        "below",
-        "above",
-        "nonzero",
-        "zero",
-        "distinct",
-        "different",
-        "unique",
-        "possible",
-        "consecutive",
-        "multiple",
-        "multiples",
-        "ratio",
-        "proportion",
-        "percent",
-        "interest",
-        "area",
-        "perimeter",
-        "volume",
-        "angle",
-        "triangle",
-        "circle",
-        "rectangle",
-        "sides",
-        "side",
-        "value",
-        "values",
-        "f",
-        "g",
-        "h",
-    ]
-)
 _CHINESE_INSTRUCTIONS = re.compile(
     r"解方程组|解方程|方程组|方程|计算|求解|求|化简|的值|的解|等于|多少|是|为|已知|请|下列|结果|"
     r"得数|若|如果|设|且|则|那么|满足|当|时|实数|的根|根"
 )
 _CHINESE_MATH = re.compile(
-    r"[正负整偶奇质素大小不最和积差商倍平立度个几范围区间非除余约倒均函值角边]"
+    r"[正负整偶奇质素大小不最和积差商倍平立度个几范围区间非除余约倒均函值角边或错假否]"
 )
 _ALLOWED_PUNCTUATION = set(" \t\n_,.;:?!'\"。，；：？！、“”‘’…")
 
@@ -259,43 +143,9 @@ def leftover_is_harmless(leftover: str) -> bool:
         if not (ch.isalpha() or ch in _ALLOWED_PUNCTUATION or "\u3400" <= ch <= "\u9fff"):
             return False
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", leftover)}
-    return not (words & _MATH_WORDS)
+    return not (words & MATH_WORDS)
 
 
-_INSTRUCTION_WORDS = set(
-    [
-        "solve",
-        "for",
-        "calculate",
-        "compute",
-        "evaluate",
-        "simplify",
-        "find",
-        "what",
-        "whats",
-        "is",
-        "the",
-        "value",
-        "of",
-        "if",
-        "then",
-        "and",
-        "answer",
-        "equation",
-        "result",
-        "given",
-        "work",
-        "out",
-        "determine",
-        "please",
-        "a",
-        "an",
-        "to",
-        "equals",
-        "equal",
-        "expression",
-    ]
-)
 _ASK_WORDS = re.compile(
     r"(?:what\s+is|what's|calculate|compute|evaluate|simplify|work\s+out|计算|求|化简)\s*$",
     re.IGNORECASE,
@@ -308,7 +158,7 @@ def accepts_arithmetic(leftover: str, span: str, text: str) -> bool:
     rest = _CHINESE_INSTRUCTIONS.sub(" ", leftover)
     if re.search(r"[\u3400-\u9fff]", rest) is None:
         words = {w.lower() for w in re.findall(r"[A-Za-z']+", rest)}
-        if words <= _INSTRUCTION_WORDS:
+        if words <= INSTRUCTION_WORDS:
             return True
     if not span:
         return True  # read from an explicit question ("what is ...")

@@ -40,23 +40,54 @@ def _is_zero(value: sp.Expr) -> bool | None:
     return False if simplified.is_zero is False else None
 
 
-def _all_real(expr: sp.Expr) -> bool | None:
-    """Every sub-expression of an evaluated tree is real (no √ of a negative, no log of -1)."""
+class _NotReal(Exception):
+    pass
+
+
+def _real_value(expr: sp.Expr, assignment: Assignment) -> sp.Expr:
+    """Evaluate the tree as written, bottom-up; every sub-expression must be real.
+
+    Substituting first would let sympy simplify (√x)² to x before -9 is put in: √-9 is
+    never seen. Raises _NotReal, or returns a value whose realness is undecided (None)."""
     if expr.is_Atom:
-        return True if expr.is_real or expr.is_Symbol else expr.is_real
-    for arg in expr.args:
-        ok = _all_real(arg)
-        if ok is not True:
-            return ok
-    value = evaluate(expr)
-    return True if value.is_real else value.is_real
+        value = assignment.get(expr, expr)
+    else:
+        args = [_real_value(a, assignment) for a in expr.args]
+        value = evaluate(expr.func(*args, evaluate=False))
+    if value.is_real is False:
+        raise _NotReal
+    return value
+
+
+def _all_real(expr: sp.Expr, assignment: Assignment) -> bool | None:
+    """Every sub-expression of `expr` with `assignment` is real (√ of a negative, log of -1)."""
+    try:
+        for node in sp.preorder_traversal(expr):
+            if _real_value(node, assignment).is_real is None:
+                return None
+    except _NotReal:
+        return False
+    return True
+
+
+def _restricted_domain(expr: sp.Expr) -> bool:
+    """Is some sub-expression undefined for some real x (√x, log x, 1/x, x^0, tan x)?"""
+    for node in sp.preorder_traversal(expr):
+        if not node.free_symbols:
+            continue
+        partial_power = isinstance(node, sp.Pow) and node.base.free_symbols
+        if partial_power and not (node.exp.is_Integer and node.exp > 0):
+            return True
+        if isinstance(node, (sp.log, sp.tan)):
+            return True
+    return False
 
 
 def satisfies(problem: MathProblem, assignment: Assignment) -> bool | None:
     """Does the assignment satisfy every equation and condition, within the real numbers?"""
     for eq in problem.equations:
         for side in (eq.lhs, eq.rhs):
-            real = _all_real(side.xreplace(assignment))
+            real = _all_real(side, assignment)
             if real is not True:
                 return real
         verdict = _is_zero(
@@ -127,7 +158,11 @@ def _solve(problem: MathProblem) -> SolutionSet | None:
             return None
         kind, values, complex_only, repeated = proposal
         if kind == "all":
-            return None if problem.conditions else SolutionSet("all")
+            # x/x = 1 or (√x)² = x hold only where defined: "all real numbers" would be wrong.
+            restricted = any(
+                _restricted_domain(side) for eq in problem.equations for side in eq.args
+            )
+            return None if problem.conditions or restricted else SolutionSet("all")
         candidates: list[Assignment] = [{variables[0]: v} for v in values]
     else:
         for residual in residuals:
@@ -173,10 +208,9 @@ def target_values(problem: MathProblem, solutions: SolutionSet) -> list[sp.Expr]
     assert target.expression is not None
     distinct: list[sp.Expr] = []
     for assignment in solutions.assignments:
-        expr = target.expression.xreplace(assignment)
-        if _all_real(expr) is not True:
+        if _all_real(target.expression, assignment) is not True:
             return None
-        value = sp.simplify(evaluate(expr))
+        value = sp.simplify(evaluate(target.expression.xreplace(assignment)))
         if not any(_is_zero(value - d) for d in distinct):
             distinct.append(value)
     if target.kind == "value":

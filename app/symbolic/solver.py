@@ -12,7 +12,7 @@ from functools import reduce
 
 import sympy as sp
 
-from app.symbolic.evaluation import evaluate, format_value, to_latex
+from app.symbolic.evaluation import evaluate, format_value, is_plain_number, to_latex
 from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
 from app.symbolic.solutionset import SolutionSet, solve_problem_set, target_values
@@ -59,8 +59,8 @@ def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
     expr = problem.expression
     assert expr is not None
     value = sp.simplify(evaluate(expr)) if not evaluate(expr).is_Rational else evaluate(expr)
-    if not value.is_real:
-        return None
+    if not value.is_real or not is_plain_number(value):
+        return None  # an echo of sin(30) is no answer
     dec = problem.uses_decimals
     steps = [Step("Write the expression", to_latex(expr, dec))]
     fractions = _fraction_terms(expr)
