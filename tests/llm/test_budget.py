@@ -10,10 +10,10 @@ from redis.asyncio import Redis
 
 from app.llm.budget import InMemoryBudget, Limits, RedisBudget
 from app.llm.errors import BudgetExhausted
-from tests.fixtures.scripted import ScriptedClient
 from app.llm.resilience import Resilient
 from app.llm.types import Message
 from tests.conftest import REDIS_URL
+from tests.fixtures.scripted import ScriptedClient
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.llm.outputs import SolveOutput, schema_of
 from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
-from app.llm.outputs import SolveOutput, schema_of
 from app.llm.types import Message
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState

@@ -13,10 +13,10 @@ import pytest
 
 from app.bench.fake_llm import Fail, FakeLLMServer, Hang, Malformed, Reply
 from app.llm.errors import MalformedResponse, ProviderError, ProviderTimeout, ProviderUnavailable
+from app.llm.outputs import SolveOutput, schema_of
 from app.llm.providers import anthropic, gemini, openai
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
 from app.llm.resilience import Resilient
-from app.llm.outputs import SolveOutput, schema_of
 from app.llm.types import Message
 
 SOLUTION = '{"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}'

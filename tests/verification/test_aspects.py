@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.llm.errors import ProviderUnavailable
-from tests.fixtures.scripted import ScriptedClient
 from app.verification.aspects import ASPECTS, SYSTEM_PROMPTS, AspectVerifier, build_panel
+from tests.fixtures.scripted import ScriptedClient
 
 QUESTION = "What is 3/4 + 5/6?"
 SOLUTION = "Common denominator 12: 9/12 + 10/12 = 19/12."

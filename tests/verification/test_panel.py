@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from tests.fixtures.scripted import ScriptedClient
 from app.verification.aspects import ASPECTS, AspectVerifier
 from app.verification.panel import run_panel, settled
 from app.verification.verdict import Verdict, abstain
+from tests.fixtures.scripted import ScriptedClient
 
 
 def verdict(kind: str) -> Verdict:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.scripted import ScriptedClient
 from app.verification.answers import cluster_answers, normalize_math_answer
 from app.verification.aspects import ASPECTS, AspectVerifier
 from app.verification.bon_mav import (
@@ -16,6 +15,7 @@ from app.verification.bon_mav import (
     self_consistency,
 )
 from app.verification.reliability import VerifierWeights, select_by_clusters
+from tests.fixtures.scripted import ScriptedClient
 
 
 def test_bon_mav_scores_and_ties_to_the_earliest() -> None:
