@@ -11,10 +11,10 @@ from alembic import command
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.documents import DeepEvaluation
 from app.db.migrate import alembic_config, upgrade_async
 from app.db.models import Scan, Solution
 from app.db.session import create_engine, create_sessionmaker
-from app.schemas.evaluation import DeepEvaluation
 from app.settings import DatabaseSettings
 from tests.conftest import create_postgres_database, drop_postgres_database
 
