@@ -4,6 +4,8 @@ deleted. The job wrapper owns the final transaction; a second delivery finds the
 
 from __future__ import annotations
 
+import logging
+import traceback
 import uuid
 from typing import Any
 
@@ -21,6 +23,13 @@ from app.services.scans import (
     run_request,
     store_result,
 )
+from app.worker.queue import RetryLater
+
+log = logging.getLogger(__name__)
+INTERNAL_ERROR = {
+    "en": "Something went wrong while solving this problem. Please try again.",
+    "zh": "解题时出现了错误，请重试。",
+}
 
 
 class EventWriter:
@@ -88,6 +97,20 @@ async def run_queued_scan(
     except UnreadableInput as exc:
         await _fail(sessionmaker, writer, scan_id, exc.code, exc.message)
         return f"failed: {exc.code}"
+    except RetryLater:
+        raise  # a transient outage: the queue runs the job again, the input is kept
+    except Exception as exc:
+        # A bug or a broken dependency: end the scan, or pollers wait and streams never end
+        # (and a restart would run it again, forever). The class and stack are logged, not
+        # the message, which could quote the student.
+        log.error(
+            "scan %s failed: %s\n%s",
+            scan_id,
+            type(exc).__name__,
+            "".join(traceback.format_tb(exc.__traceback__)),
+        )
+        await _fail(sessionmaker, writer, scan_id, "internal_error", INTERNAL_ERROR[_lang(request)])
+        return "failed: internal_error"
 
     async with sessionmaker() as session:
         # Write first (takes SQLite's write lock before any read snapshot exists).

@@ -1,0 +1,70 @@
+"""A queued scan whose run dies with an unexpected exception ends `failed`, with a `failed`
+event that ends the stream (it must not keep its input and leave pollers waiting forever).
+
+Commits for real, as tests/api/test_product.py: the job and the SSE reader use their own
+connections."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.db.repositories.scan_events import ScanInputRepository
+from app.resources import Resources
+from app.services.scan_jobs import INTERNAL_ERROR, scan_services_for
+from app.verification.calibration import Calibrator
+
+
+@pytest.fixture
+async def live(app: FastAPI, services: Resources, monkeypatch) -> AsyncIterator[httpx.AsyncClient]:
+    monkeypatch.setattr(services.settings.api, "events_quiet_s", 0.3)
+    monkeypatch.setattr(services.settings.api, "events_poll_s", 0.05)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        yield http
+
+
+async def _until_final(client: httpx.AsyncClient, location: str) -> dict:
+    for _ in range(300):
+        body = (await client.get(location)).json()
+        if body["state"] in ("done", "failed"):
+            return body
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"scan still {body['state']}")
+
+
+async def test_unexpected_exception_ends_the_scan_failed(
+    live: httpx.AsyncClient, services: Resources, monkeypatch
+) -> None:
+    # A calibration file whose weights do not match its features: predict() raises inside
+    # QUICK_VERIFY, which nothing in the pipeline expects.
+    broken = Calibrator(features=["approval_fraction", "programmatic"], weights=[1.0])
+    jobs = await scan_services_for(services.queue.context)  # type: ignore[attr-defined]
+    monkeypatch.setattr(jobs, "pipeline", replace(jobs.pipeline, calibrator=broken))
+
+    response = await live.post(
+        "/v1/scans", json={"text": "Solve 2x + 3 = 11"}, headers={"Prefer": "respond-async"}
+    )
+    assert response.status_code == 202, response.text
+    scan = await _until_final(live, response.headers["location"])
+    assert (scan["state"], scan["failure_code"]) == ("failed", "internal_error")
+    assert scan["solution"] is None
+
+    # The stream ends on its own, with `failed` last and the error envelope's fields.
+    stream = await asyncio.wait_for(live.get(f"{response.headers['location']}/events"), 10)
+    blocks = [b for b in stream.text.strip().split("\n\n") if not b.startswith(":")]
+    last = dict(line.split(": ", 1) for line in blocks[-1].splitlines())
+    assert last["event"] == "failed"
+    data = json.loads(last["data"])
+    assert data == {"code": "internal_error", "message": INTERNAL_ERROR["en"]}
+
+    # Nothing is left to resume: a restart does not run (and fail) it again.
+    async with services.sessionmaker() as session:
+        pending = await ScanInputRepository(session).pending_scan_ids()
+    assert scan["id"] not in {str(p) for p in pending}
