@@ -161,6 +161,10 @@ class VerifySettings(BaseSettings):
     consensus_exact: float = 0.6
     consensus_semantic: float = 0.6
     consensus_majority: float = 0.5
+    # Tier-2 weights are the log-odds of each provider's agreement rate on credible outcomes
+    # (app/verification/learned_weights.py); a provider with no outcomes yet starts at this
+    # rate (worth two observations). Above 0.5, so that unseen providers vote equally.
+    consensus_prior_agreement: float = 0.6
     # Evidence bought before answering, per "subject:difficulty" / "subject" / "*": "quick"
     # (one solve + quick verify), "panel:K" (K MAV aspect verifiers too) or "samples:N" (N more
     # solves; their agreement is evidence). app/pipeline/evidence.py

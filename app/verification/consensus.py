@@ -5,7 +5,8 @@
    scorer) for prose — whose weight is ≥ 60% of the total;
 3. weighted majority: the heaviest group with ≥ 50% of the weight;
 4. LLM arbitration; without an arbiter, "no_consensus" (the heaviest group, flagged).
-Weights come from provider fitness.
+Weights are learned online from agreed outcomes (app/verification/learned_weights.py: the
+log-odds of each provider's agreement rate, from `provider_fitness` counts).
 
 Validator priority holds here too (design-notes, DELLM validator): an answer proven by a
 programmatic check or a ground-truth match decides ("proof"), whatever the majority says, and
@@ -212,7 +213,10 @@ class ConsensusBuilder:
         )
         heaviest = weights[0][1]
         share = weights[0][0] / total_weight
-        if len(heaviest) >= 2 and _ahead([w for w, _ in weights]):
+        # Only answers that carry weight back a group: a weightless (at-chance) provider
+        # beside one heavy one is still a lone answer winning on weight.
+        backers = [i for i in heaviest if answers[i].weight > 0]
+        if len(backers) >= 2 and _ahead([w for w, _ in weights]):
             if share >= self.semantic_threshold:
                 return result("semantic_aggregation", heaviest, groups)
             if share > self.majority_threshold:

@@ -13,7 +13,8 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,6 +32,7 @@ from app.verification.aspects import DEFAULT_MATH_SET, build_panel
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
 from app.verification.evidence_status import StatusChange, after_consensus, after_spot_check
 from app.verification.fitness import Quality, fitness_delta, latency_rating
+from app.verification.learned_weights import OnlineWeights
 from app.verification.panel import run_panel
 from app.verification.programmatic import programmatic_verdict
 from app.verification.verdict import Verdict
@@ -123,7 +125,7 @@ def _quality(steps: int) -> Quality:
 async def _independent_answer(
     registry: ProviderRegistry, name: str, solution: Solution
 ) -> Independent | None:
-    language = "zh" if solution.scan.language == "zh" else "en"
+    language: Literal["en", "zh"] = "zh" if solution.scan.language == "zh" else "en"
     messages = solve_prompts.build(solution.scan.problem_text, language)
     started = time.perf_counter()
     try:
@@ -147,7 +149,8 @@ async def _independent_answer(
 
 
 async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
-    """Other providers solve independently; the DELLM cascade (weighted by fitness) decides;
+    """Other providers solve independently; the DELLM cascade decides, its weighted stages
+    weighted by what each provider's agreement on credible outcomes taught (learned_weights);
     the verdict on the returned answer is stored with every answer seen, and an agreed
     outcome moves each answering provider's fitness by the design's deltas."""
     jobs = job_context(ctx)
@@ -158,7 +161,8 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         subject = solution.scan.subject
         others = [n for n in registry.route(subject) if n != solution.provider]
         fitness = FitnessRepository(session)
-        weights = await fitness.weights(subject, [solution.provider or "?", *others])
+        counts = await fitness.agreement_counts(subject, [solution.provider or "?", *others])
+        learned = OnlineWeights.from_counts(counts, verify.consensus_prior_agreement)
         await session.commit()  # no read transaction across the model calls (see _unchecked)
         found = await asyncio.gather(*(_independent_answer(registry, n, solution) for n in others))
         original = Independent(
@@ -181,7 +185,9 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             *[await _proof(jobs.sandbox, problem, a.answer) for a in answers[1:]],
         ]
         nodes = [
-            NodeAnswer(a.provider, a.answer, weights[a.provider], a.confidence, a.reasoning, p)
+            NodeAnswer(
+                a.provider, a.answer, learned.weight(a.provider), a.confidence, a.reasoning, p
+            )
             for a, p in zip(answers, proofs, strict=True)
         ]
         arbiter = registry.verifier_for(solution.provider)
@@ -211,7 +217,9 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         )
         row = _row(solution, "consensus", verdict)
         repo.add_verifications([row])
-        if result.decided:  # proofs, agreement and arbitration all move fitness
+        if result.decided:
+            # Proofs, agreement and arbitration all move the fitness score; only credible
+            # outcomes (proof, agreement) join the counts the weights are learned from.
             for index, answer in enumerate(answers):
                 correct = index in result.supporters
                 delta = fitness_delta(
@@ -225,6 +233,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
                     subject=subject,
                     delta=delta.total,
                     correct=correct,
+                    counted=result.agrees,
                 )
         change = after_consensus(
             solution.verification_status,
@@ -262,7 +271,7 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
             or verify.aspect_sets.get(solution.scan.subject)
             or DEFAULT_MATH_SET
         )
-        language = "zh" if solution.scan.language == "zh" else "en"
+        language: Literal["en", "zh"] = "zh" if solution.scan.language == "zh" else "en"
         panel = build_panel(
             [registry.get(name, "verify")], keys, subject=solution.scan.subject, language=language
         )
@@ -270,7 +279,7 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
             [*(s.description for s in solution.steps), f"Final answer: {solution.final_answer}"]
         )
         result = await run_panel(
-            [lambda v=v: v.verify(solution.scan.problem_text, text) for v in panel],
+            [partial(v.verify, solution.scan.problem_text, text) for v in panel],
             threshold=verify.panel_threshold,
             early_stop=verify.panel_early_stop,
             max_concurrency=verify.panel_max_concurrency,
