@@ -125,7 +125,7 @@ def _propose_single(problem: MathProblem, residual: sp.Expr, x: sp.Symbol) -> Pr
         if any(r.is_real is None for r in roots):
             return None
         return "finite", real, not real, any(m > 1 for r, m in roots.items() if r.is_real)
-    if sp.simplify(residual) == 0:
+    if sp.expand(sp.fraction(sp.together(residual))[0]) == 0:
         return "all", [], False, False  # -(x-1)/(x-1) = -1: solveset may call this empty
     domain: sp.Set = sp.S.Reals
     for condition in problem.conditions:
