@@ -1,4 +1,5 @@
-"""Tier-2 consensus checks and tier-3 spot checks (design-notes, DELLM), as worker tasks.
+"""Tier-2 consensus checks (design-notes, DELLM) as a worker task, and what it shares with
+the tier-3 spot check (app/worker/spot_check.py).
 
 Both run after the response, on a stored solution, and store every verdict as a row in
 `verifications` (tier "consensus" / "spot") once: a redelivered job finds its rows and stops.
@@ -13,13 +14,13 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution, VerificationRecord
 from app.db.repositories.fitness import FitnessRepository
+from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scans import ScanRepository
 from app.db.repositories.status import StatusRepository
 from app.llm.errors import ProviderError
@@ -28,22 +29,19 @@ from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import solve as solve_prompts
 from app.symbolic.sandbox import SymbolicSandbox
-from app.verification.aspects import DEFAULT_MATH_SET, build_panel
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
-from app.verification.evidence_status import StatusChange, after_consensus, after_spot_check
+from app.verification.evidence_status import StatusChange, after_consensus
 from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.learned_weights import OnlineWeights
-from app.verification.panel import run_panel
 from app.verification.programmatic import programmatic_verdict
 from app.verification.verdict import Verdict
 from app.worker.context import job_context
-from app.worker.engineering import panel_keys
 
 log = logging.getLogger(__name__)
 
 
 @asynccontextmanager
-async def _unchecked(
+async def unchecked(
     ctx: dict[str, Any], solution_id: str, tier: str
 ) -> AsyncIterator[tuple[AsyncSession, ScanRepository, Solution, str | None]]:
     """A session with the stored solution, or the reason to skip (no answer; already checked:
@@ -63,7 +61,7 @@ async def _unchecked(
         yield session, repo, solution, skip  # type: ignore[misc]
 
 
-def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
+def verdict_row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
     return VerificationRecord.from_verdict(
         solution,
         verdict,
@@ -74,7 +72,7 @@ def _row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
     )
 
 
-def _proof_at_response(solution: Solution) -> Proof | None:
+def proof_at_response(solution: Solution) -> Proof | None:
     """A programmatic / ground-truth verdict on the returned answer, from QUICK_VERIFY."""
     for row in solution.verifications:
         if (
@@ -92,17 +90,30 @@ async def _proof(sandbox: SymbolicSandbox, problem: str, answer: str) -> Proof |
     return {"approve": "proven", "reject": "refuted"}.get(verdict.verdict)  # type: ignore[return-value]
 
 
-async def _follow(
-    session: AsyncSession, solution: Solution, change: StatusChange | None, rows: list[Any]
+async def follow_badge(
+    session: AsyncSession,
+    solution: Solution,
+    change: StatusChange | None,
+    rows: list[Any],
+    *,
+    mars: bool,
 ) -> str:
-    """Apply a badge change with its evidence (the rows just written), or say none."""
+    """Apply a badge change with its evidence (the rows just written), or say none. An answer
+    turned to caution gets the MARS second chance, staged in this same transaction."""
     if change is None:
         return ""
     await session.flush()  # the rows get their ids
     moved = await StatusRepository(session).change_status(
         solution.id, change.to, reason=change.reason, evidence_ids=[str(r.id) for r in rows]
     )
-    return f"; badge → {change.to}" if moved else ""
+    if not moved:
+        return ""
+    if change.to == "caution" and mars:
+        task = "mars_second_chance"  # app/worker/mars.py; runs once per solution
+        await OutboxRepository(session).stage_once(
+            task, [str(solution.id)], job_id=f"{task}:{solution.id}"
+        )
+    return f"; badge → {change.to}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +129,7 @@ class Independent:
     confidence: float = 0.5
 
 
-def _quality(steps: int) -> Quality:
+def quality(steps: int) -> Quality:
     return "good" if steps >= 3 else "minimal"
 
 
@@ -155,7 +166,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
     outcome moves each answering provider's fitness by the design's deltas."""
     jobs = job_context(ctx)
     registry, verify = jobs.registry, jobs.settings.verify
-    async with _unchecked(ctx, solution_id, "consensus") as (session, repo, solution, skip):
+    async with unchecked(ctx, solution_id, "consensus") as (session, repo, solution, skip):
         if skip:
             return skip
         subject = solution.scan.subject
@@ -163,7 +174,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         fitness = FitnessRepository(session)
         counts = await fitness.agreement_counts(subject, [solution.provider or "?", *others])
         learned = OnlineWeights.from_counts(counts, verify.consensus_prior_agreement)
-        await session.commit()  # no read transaction across the model calls (see _unchecked)
+        await session.commit()  # no read transaction across the model calls (see unchecked)
         found = await asyncio.gather(*(_independent_answer(registry, n, solution) for n in others))
         original = Independent(
             solution.provider or "?",
@@ -178,7 +189,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         if len(answers) < 2:
             return "skipped: no other provider answered"
         # Validator priority in tier 2: a proof on any answer decides (design-notes, DELLM).
-        proven_at_response = _proof_at_response(solution)
+        proven_at_response = proof_at_response(solution)
         problem = solution.scan.problem_text
         proofs = [
             proven_at_response or await _proof(jobs.sandbox, problem, answers[0].answer),
@@ -215,7 +226,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             f"{result.method}, agreement {result.agreement:.0%}: {listing}",
             independent_answer=result.answer,
         )
-        row = _row(solution, "consensus", verdict)
+        row = verdict_row(solution, "consensus", verdict)
         repo.add_verifications([row])
         if result.decided:
             # Proofs, agreement and arbitration all move the fitness score; only credible
@@ -224,7 +235,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
                 correct = index in result.supporters
                 delta = fitness_delta(
                     correct=correct,
-                    reasoning=_quality(answer.steps),
+                    reasoning=quality(answer.steps),
                     speed=latency_rating(answer.seconds),
                 )
                 await fitness.apply(
@@ -243,59 +254,6 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             min_confirmations=verify.consensus_min_confirmations,
             proven_at_response=proven_at_response == "proven",
         )
-        moved = await _follow(session, solution, change, [row])
+        moved = await follow_badge(session, solution, change, [row], mars=verify.mars_second_chance)
         await session.commit()
     return f"{kind} ({result.method}){moved}"
-
-
-def _spot_verifier(registry: ProviderRegistry, solver: str | None) -> str | None:
-    """The local/GPU OpenAI-compatible model when configured, else any other verifier."""
-    if "openai_compatible" in registry and solver != "openai_compatible":
-        return "openai_compatible"
-    return registry.verifier_for(solver)
-
-
-async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") -> str:
-    """A MAV aspect panel on the stored answer; every aspect verdict is a row."""
-    jobs = job_context(ctx)
-    registry, verify = jobs.registry, jobs.settings.verify
-    async with _unchecked(ctx, solution_id, "spot") as (session, repo, solution, skip):
-        if skip:
-            return skip
-        name = _spot_verifier(registry, solution.provider)
-        if name is None:
-            return "skipped: no verifier other than the solver"
-        # The engineered subset (solveverify calibrate) when there is one, else the configured.
-        keys = (
-            panel_keys(verify, solution.scan.subject)
-            or verify.aspect_sets.get(solution.scan.subject)
-            or DEFAULT_MATH_SET
-        )
-        language: Literal["en", "zh"] = "zh" if solution.scan.language == "zh" else "en"
-        panel = build_panel(
-            [registry.get(name, "verify")], keys, subject=solution.scan.subject, language=language
-        )
-        text = "\n".join(
-            [*(s.description for s in solution.steps), f"Final answer: {solution.final_answer}"]
-        )
-        result = await run_panel(
-            [partial(v.verify, solution.scan.problem_text, text) for v in panel],
-            threshold=verify.panel_threshold,
-            early_stop=verify.panel_early_stop,
-            max_concurrency=verify.panel_max_concurrency,
-        )
-        rows = [_row(solution, "spot", v) for v in result.verdicts]
-        repo.add_verifications(rows)
-        change = after_spot_check(
-            solution.verification_status,
-            approved=result.approved,
-            score=result.score,
-            proven_at_response=_proof_at_response(solution) == "proven",
-        )
-        moved = await _follow(session, solution, change, rows)
-        await session.commit()
-    outcome = "approved" if result.approved else "rejected"
-    return (
-        f"{outcome} by {result.approvals}/{result.total} "
-        f"({reason}; {result.calls_saved} saved){moved}"
-    )

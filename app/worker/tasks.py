@@ -14,10 +14,11 @@ from app.db.repositories.scans import ScanRepository
 from app.llm.errors import BudgetExhausted
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
-from app.worker.checks import consensus_check, spot_check
+from app.worker.checks import consensus_check
 from app.worker.context import job_context
 from app.worker.mars import mars_second_chance
 from app.worker.queue import RetryLater, Task
+from app.worker.spot_check import spot_check
 
 log = logging.getLogger(__name__)
 

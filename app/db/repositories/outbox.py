@@ -28,6 +28,16 @@ class OutboxRepository:
         # The transaction owner wakes the relay after commit only when something was staged.
         self.session.info[STAGED] = True
 
+    async def stage_once(self, task: str, args: Sequence[Any], job_id: str) -> bool:
+        """Stage unless a job with this id was ever staged (job ids are unique)."""
+        found = await self.session.scalar(
+            select(OutboxMessage.id).where(OutboxMessage.job_id == job_id)
+        )
+        if found is not None:
+            return False
+        self.stage(task, args, job_id)
+        return True
+
     async def due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         return list(
             await self.session.scalars(
