@@ -128,7 +128,7 @@ def replay(
     if grader not in ("math-verify", "mav"):
         raise typer.BadParameter("--grader is math-verify or mav")
 
-    async def labelled():  # type: ignore[no-untyped-def]
+    async def labelled():
         if grader == "mav":
             return await label(load_run(mav_run), mav_equivalent, normalize=False)
         sandbox = SymbolicSandbox(get_settings().verify.symbolic_workers, 5.0)

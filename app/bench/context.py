@@ -45,7 +45,7 @@ class Counted:
         self.provider, self.model = inner.provider, inner.model
         self.capabilities = inner.capabilities
 
-    async def generate(self, messages, **kwargs):  # type: ignore[no-untyped-def]
+    async def generate(self, messages, **kwargs):
         self.calls += 1
         return await self.inner.generate(messages, **kwargs)
 

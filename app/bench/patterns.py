@@ -48,7 +48,7 @@ class _Renamed:
         self.inner, self.provider = inner, name
         self.model, self.capabilities = inner.model, inner.capabilities
 
-    async def generate(self, messages, **kwargs):  # type: ignore[no-untyped-def]
+    async def generate(self, messages, **kwargs):
         return await self.inner.generate(messages, **kwargs)
 
 

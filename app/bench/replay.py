@@ -121,7 +121,12 @@ def _cons(answers: Sequence[str | None]) -> int | None:
 def _class_majority(clusters: list[list[int]], n: int) -> int:
     prefix = [[i for i in group if i < n] for group in clusters]
     prefix = [g for g in prefix if g]
-    return min(max(prefix, key=lambda g: (len(g), -min(g))))
+    best: list[int] = max(prefix, key=_largest_then_earliest)
+    return min(best)
+
+
+def _largest_then_earliest(group: list[int]) -> tuple[int, int]:
+    return len(group), -min(group)
 
 
 def _prefix_clusters(clusters: list[list[int]], n: int) -> list[list[int]]:

@@ -105,8 +105,9 @@ async def cluster_answers(
             if representative is None or representative == "":
                 continue
             if representative == answer or (
-                equivalent is not None and await equivalent(answers[group[0]], answers[index])
-            ):  # type: ignore[arg-type]
+                equivalent is not None
+                and await equivalent(answers[group[0]] or "", answers[index] or "")
+            ):
                 group.append(index)
                 break
         else:

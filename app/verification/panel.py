@@ -72,14 +72,14 @@ async def run_panel(
     result = PanelResult(total=len(checks), threshold=threshold)
     limit = max_concurrency or len(checks) or 1
     queue = list(checks)
-    running: set[asyncio.Task[Verdict]] = set()
+    running: set[asyncio.Future[Verdict]] = set()
     try:
         while queue or running:
             decided = settled(result.approvals, len(queue) + len(running), result.total, threshold)
             if early_stop and decided is not None:
                 break
             while queue and len(running) < limit:
-                running.add(asyncio.create_task(queue.pop(0)()))
+                running.add(asyncio.ensure_future(queue.pop(0)()))
                 result.started += 1
             done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             result.verdicts.extend(task.result() for task in done)
