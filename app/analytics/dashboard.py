@@ -12,7 +12,8 @@ COLORS = ["#2f6db5", "#e07b39", "#3a9d5d", "#b5443a", "#7a5cb5", "#8c8c8c"]
 
 
 def bar_chart(rows: list[dict[str, Any]], title: str) -> str:
-    """Verified rate per provider × subject, one bar each."""
+    """Verified rate of the returned answers per provider × model × subject, one bar each
+    (`queries.accuracy_all_tenants`); the tooltip also gives every attempt judged."""
     if not rows:
         return _empty(title)
     providers = sorted({r["provider"] for r in rows})
@@ -24,7 +25,10 @@ def bar_chart(rows: list[dict[str, Any]], title: str) -> str:
         y = HEIGHT - PAD - height
         color = COLORS[providers.index(row["provider"]) % len(COLORS)]
         rate = float(row["verified_rate"] or 0)
-        label = f"{row['provider']} · {row['subject']}: {rate:.0%} of {row['n']}"
+        label = (
+            f"{row['provider']} ({row['model']}) · {row['subject']}: {rate:.0%} of {row['n']} "
+            f"returned, {row.get('attempts', row['n'])} attempts"
+        )
         parts.append(
             f'<rect class="bar" x="{x}" y="{y:.1f}" width="{bar}" height="{height:.1f}" '
             f'fill="{color}"><title>{escape(label)}</title></rect>'

@@ -1,5 +1,7 @@
-"""Data-driven routing (design-notes §6): once a subject has enough evaluated answers, SOLVE asks the
-provider with the best verified rate first; until then, the static order stands."""
+"""Data-driven routing (design-notes §6): once a subject has enough judged attempts, SOLVE asks
+the model provider whose attempts were approved most often first (app/analytics/queries.py
+`best_providers`; the symbolic solver is no model and is never ranked); until then, the
+static order stands."""
 
 from __future__ import annotations
 

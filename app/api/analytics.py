@@ -25,10 +25,18 @@ async def accuracy(
         Literal["subject", "difficulty"],
         Query(description="Group by subject or by difficulty.", examples=["subject"]),
     ] = "subject",
+    tenant: Annotated[
+        str | None,
+        Query(
+            max_length=64,
+            description="Only this tenant's rows; all tenants when absent.",
+            examples=["acme"],
+        ),
+    ] = None,
 ) -> list[AccuracyRow]:
-    """n, verified rate, caution rate, consensus agreement and mean deep score per provider ×
-    model × subject (or difficulty)."""
-    return [AccuracyRow.model_validate(r) for r in await queries.accuracy(session, by)]
+    """Attempts, verdicts and rates per tenant × provider × model × subject (or difficulty),
+    from every stored verdict (views v_model_quality_by_subject / _by_difficulty)."""
+    return [AccuracyRow.model_validate(r) for r in await queries.accuracy(session, by, tenant)]
 
 
 @router.get("/v1/analytics/trend", operation_id="getTrend")

@@ -51,7 +51,7 @@ async def dashboard(
         if not allowed and not await _bearer_is_analyst(request, services):
             return HTMLResponse(_login_page(), status_code=401)
     html = page(
-        await queries.accuracy(session),
+        await queries.accuracy_all_tenants(session),
         await queries.daily_trend(session),
         await queries.suggestions(session, 10),
         services.registry.preferred,

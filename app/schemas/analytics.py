@@ -1,4 +1,4 @@
-"""Typed analytics responses (the views of migration 0004)."""
+"""Typed analytics responses (the views of migrations 0004 and 0007)."""
 
 from __future__ import annotations
 
@@ -8,25 +8,58 @@ from pydantic import BaseModel, Field
 
 
 class AccuracyRow(BaseModel):
-    """Quality of one provider × model on one subject (or difficulty)."""
+    """Quality of one provider × model for one tenant on one subject (or difficulty), from every
+    stored verdict: every solving attempt counts, not only each scan's final answer."""
 
-    provider: str | None = Field(description="Solver provider.", examples=["symbolic"])
-    model: str | None = Field(description="Solver model.", examples=["sympy"])
+    tenant: str | None = Field(
+        description="The API key's tenant; null for scans made without a key.",
+        examples=["acme"],
+    )
+    provider: str = Field(description="Provider whose answers were judged.", examples=["gemini"])
+    model: str | None = Field(
+        description="Model whose answers were judged.", examples=["gemini-2.5-flash"]
+    )
     subject: str | None = Field(
         default=None, description="Subject (by=subject).", examples=["math"]
     )
     difficulty: str | None = Field(
         default=None, description="Difficulty (by=difficulty).", examples=["easy"]
     )
-    n: int = Field(description="Number of solutions (the sample count).", examples=[120])
-    verified_rate: float | None = Field(description="Share verified.", examples=[0.82])
-    caution_rate: float | None = Field(description="Share with caution.", examples=[0.05])
-    consensus_agreement_rate: float | None = Field(
-        description="Share the consensus check agreed with.", examples=[0.9]
+    attempts: int = Field(
+        description="Solving attempts judged at response time, retries included.", examples=[140]
     )
-    consensus_checked: int = Field(description="How many had a consensus check.", examples=[40])
-    mean_deep_overall: float | None = Field(
-        description="Mean deep-evaluation overall score.", examples=[0.78]
+    returned: int = Field(description="Of those, answers returned to the student.", examples=[120])
+    verified_rate: float | None = Field(
+        description="Share of its returned answers verified now.", examples=[0.82]
+    )
+    caution_rate: float | None = Field(
+        description="Share of its returned answers with caution now.", examples=[0.05]
+    )
+    verdicts: int = Field(description="Verdicts on its answers, every tier.", examples=[420])
+    approvals: int = Field(description="Verdicts that approved.", examples=[350])
+    rejections: int = Field(description="Verdicts that rejected.", examples=[50])
+    abstentions: int = Field(description="Verdicts that abstained.", examples=[20])
+    approve_rate: float | None = Field(
+        description="approvals / (approvals + rejections), every tier.", examples=[0.875]
+    )
+    quick_approvals: int = Field(description="Response-time approvals.", examples=[110])
+    quick_rejections: int = Field(description="Response-time rejections.", examples=[25])
+    quick_approve_rate: float | None = Field(
+        description="Share of decisive response-time verdicts that approved (routing ranks "
+        "model providers by it).",
+        examples=[0.81],
+    )
+    consensus_checked: int = Field(
+        description="Decisive tier-2 consensus verdicts on its answers.", examples=[100]
+    )
+    consensus_agreement_rate: float | None = Field(
+        description="Share of decisive tier-2 consensus verdicts that agreed.", examples=[0.9]
+    )
+    spot_verdicts: int = Field(
+        description="Decisive tier-3 spot-check verdicts on its answers.", examples=[60]
+    )
+    spot_approve_rate: float | None = Field(
+        description="Share of decisive spot-check verdicts that approved.", examples=[0.85]
     )
 
 

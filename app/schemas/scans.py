@@ -173,6 +173,14 @@ class SolutionResponse(BaseModel):
         examples=[None],
     )
     attempts: int = Field(description="How many solving attempts were made.", examples=[1])
+    model_calls: int = Field(
+        default=0,
+        ge=0,
+        description="Model requests this scan made before answering (every solving attempt, "
+        "verifier and sample; 0 when only the symbolic solver and the problem bank answered): "
+        "its cost.",
+        examples=[3],
+    )
     provider: str | None = Field(
         description="Which solver answered (for operators; not for students).",
         examples=["symbolic"],

@@ -77,6 +77,7 @@ def _solution_fields(scan: Scan, solution: Solution) -> dict[str, Any]:
         "verification_confidence_calibrated": solution.confidence_calibrated,
         "caution_reason": caution_reason(scan, solution),
         "attempts": solution.attempts,
+        "model_calls": solution.model_calls or 0,
         "provider": solution.provider,
         "model": solution.model,
         "knowledge_points": solution.knowledge_points,

@@ -238,6 +238,7 @@ def _solution_rows(scan: Scan, result: SolveState) -> tuple[Solution, list[Verif
         knowledge_points=result.knowledge_points,
         hint=result.hint,
         latency_ms=sum(a.latency_ms for a in result.attempts),
+        model_calls=result.model_calls,
         status_history=[],
     )
     verifications = [
@@ -247,6 +248,7 @@ def _solution_rows(scan: Scan, result: SolveState) -> tuple[Solution, list[Verif
             tier="quick",
             attempt=attempt.number,
             answer_provider=attempt.provider,
+            answer_model=attempt.model,
             answer=attempt.final_answer,
         )
         for attempt in result.attempts

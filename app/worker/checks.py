@@ -68,6 +68,7 @@ def verdict_row(solution: Solution, tier: str, verdict: Verdict) -> Verification
         tier=tier,
         attempt=solution.attempts,
         answer_provider=solution.provider,
+        answer_model=solution.model,
         answer=solution.final_answer,
     )
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.analytics import queries
 from app.analytics.routing import best_provider_for, refresh_routing
+from app.db.migrate import upgrade_async
 from app.db.models import Scan, Solution, VerificationRecord
+from app.db.session import open_sessionmaker
 from app.llm.registry import build_registry
 from app.schemas.evaluation import DeepEvaluation
+from app.settings import DatabaseSettings
+from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.providers import solver
 
 
@@ -36,9 +43,15 @@ async def seed(
     overall: float | None = None,
     consensus: str | None = None,
     suggestion: str = "explain each step",
+    tenant: str | None = None,
+    rejected_first: str | None = None,
 ) -> None:
+    """Solutions by `provider`, each with the quick verdict that gave its badge (approve when
+    verified), optionally a consensus verdict and an earlier attempt by `rejected_first`
+    that quick verification rejected (a retry: counted, never returned)."""
     for status in statuses:
         scan = Scan(
+            tenant=tenant,
             source="text",
             problem_text="p",
             subject=subject,
@@ -56,17 +69,31 @@ async def seed(
             deep_evaluation=evaluation(overall, suggestion) if overall else None,
         )
         session.add_all([scan, solution])
+        attempt = 1
+        if rejected_first:
+            session.add(verdict(solution, "quick", rejected_first, "reject", attempt, "2"))
+            attempt = 2
+        kind = "approve" if status == "verified" else "reject"
+        session.add(verdict(solution, "quick", provider, kind, attempt, "1"))
         if consensus:
-            session.add(
-                VerificationRecord(
-                    solution=solution,
-                    tier="consensus",
-                    method="llm",
-                    verifier_id="consensus:exact_match",
-                    verdict=consensus,
-                )
-            )
+            session.add(verdict(solution, "consensus", provider, consensus, attempt, "1"))
     await session.flush()
+
+
+def verdict(
+    solution: Solution, tier: str, provider: str, kind: str, attempt: int, answer: str
+) -> VerificationRecord:
+    return VerificationRecord(
+        solution=solution,
+        tier=tier,
+        attempt=attempt,
+        answer_provider=provider,
+        answer_model=f"{provider}-1",
+        answer=answer,
+        method="llm",
+        verifier_id=f"{tier}:judge",
+        verdict=kind,
+    )
 
 
 async def test_views_aggregate_the_seeded_rows(session: AsyncSession) -> None:
@@ -90,12 +117,15 @@ async def test_views_aggregate_the_seeded_rows(session: AsyncSession) -> None:
     )
     rows = {r["provider"]: r for r in await queries.accuracy(session) if r["subject"] == "physics"}
     alpha = rows["alpha"]
-    assert (alpha["n"], alpha["model"]) == (4, "alpha-1")
-    assert float(alpha["verified_rate"]) == pytest.approx(0.5)
-    assert float(alpha["caution_rate"]) == pytest.approx(0.25)
-    assert float(alpha["consensus_agreement_rate"]) == pytest.approx(1.0)
-    assert float(alpha["mean_deep_overall"]) == pytest.approx(0.8)
-    assert float(rows["beta"]["consensus_agreement_rate"]) == pytest.approx(0.0)
+    assert (alpha["attempts"], alpha["returned"], alpha["model"]) == (4, 4, "alpha-1")
+    assert alpha["verified_rate"] == pytest.approx(0.5)
+    assert alpha["caution_rate"] == pytest.approx(0.25)
+    assert alpha["quick_approve_rate"] == pytest.approx(0.5)
+    assert alpha["consensus_agreement_rate"] == pytest.approx(1.0)
+    assert (alpha["verdicts"], alpha["consensus_checked"]) == (8, 4)
+    assert rows["beta"]["consensus_agreement_rate"] == pytest.approx(0.0)
+    # rates are floats on both backends (double precision), never numeric strings
+    assert all(isinstance(alpha[k], float) for k in ("verified_rate", "approve_rate"))
     by_difficulty = {
         (r["provider"], r["difficulty"]) for r in await queries.accuracy(session, "difficulty")
     }
@@ -107,6 +137,24 @@ async def test_views_aggregate_the_seeded_rows(session: AsyncSession) -> None:
     assert counts["explain each step"] >= 4 and counts["show units"] >= 2
 
 
+async def test_every_attempt_counts_per_tenant(session: AsyncSession) -> None:
+    # gamma's first attempts were rejected and retried on delta: gamma's attempts still count
+    await seed(session, "delta", "geometry", ["verified"] * 3, tenant="t1", rejected_first="gamma")
+    await seed(session, "delta", "geometry", ["caution"], tenant="t2")
+    rows = {
+        (r["tenant"], r["provider"]): r
+        for r in await queries.accuracy(session)
+        if r["subject"] == "geometry"
+    }
+    gamma = rows[("t1", "gamma")]
+    assert (gamma["attempts"], gamma["returned"], gamma["quick_rejections"]) == (3, 0, 3)
+    assert gamma["verified_rate"] is None and gamma["quick_approve_rate"] == pytest.approx(0.0)
+    assert rows[("t1", "delta")]["verified_rate"] == pytest.approx(1.0)
+    assert rows[("t2", "delta")]["verified_rate"] == pytest.approx(0.0)
+    only_t2 = await queries.accuracy(session, tenant="t2")
+    assert {(r["tenant"], r["provider"]) for r in only_t2} == {("t2", "delta")}
+
+
 async def test_routing_follows_the_data(session: AsyncSession, services) -> None:
     registry = build_registry(["slow_a", "good_b"], [solver("slow_a", "1"), solver("good_b", "1")])
     assert registry.route("chemistry")[0] == "slow_a"  # static order first
@@ -114,6 +162,9 @@ async def test_routing_follows_the_data(session: AsyncSession, services) -> None
     await seed(session, "good_b", "chemistry", ["verified"] * 5)
     assert await best_provider_for(session, "chemistry", min_samples=5) == "good_b"
     assert await best_provider_for(session, "chemistry", min_samples=50) is None
+    # the symbolic solver is no model: never ranked, however often it is approved
+    await seed(session, "symbolic", "chemistry", ["verified"] * 9)
+    assert await best_provider_for(session, "chemistry", min_samples=5) == "good_b"
 
     class Bound:  # the refresher opens its own sessions: hand it this transaction
         def __call__(self) -> AsyncSession:
@@ -134,7 +185,8 @@ async def test_routing_follows_the_data(session: AsyncSession, services) -> None
 async def test_analytics_json_and_dashboard(client: httpx.AsyncClient, session) -> None:
     await seed(session, "alpha", "math", ["verified", "caution"], overall=0.9)
     accuracy = (await client.get("/v1/analytics/accuracy", params={"by": "subject"})).json()
-    assert any(r["provider"] == "alpha" and r["n"] >= 2 for r in accuracy)
+    assert any(r["provider"] == "alpha" and r["attempts"] >= 2 for r in accuracy)
+    assert all(isinstance(r["quick_approve_rate"], float | None) for r in accuracy)
     assert (await client.get("/v1/analytics/accuracy", params={"by": "grade"})).status_code == 422
     assert (await client.get("/v1/analytics/trend")).status_code == 200
     assert (await client.get("/v1/analytics/suggestions")).json()[0]["n"] >= 1
@@ -144,8 +196,25 @@ async def test_analytics_json_and_dashboard(client: httpx.AsyncClient, session) 
     assert html.count('class="bar"') >= 1 and 'class="line"' in html
 
 
+@pytest.fixture
+async def own_session(database_url: str, tmp_path: Path) -> AsyncIterator[AsyncSession]:
+    """A database of its own, on this run's backend: the recalibration counts every labelled
+    outcome, so rows other modules committed to the shared database must not be there."""
+    sqlite = database_url.startswith("sqlite")
+    url = (
+        f"sqlite+aiosqlite:///{tmp_path / 'own.db'}" if sqlite else await create_postgres_database()
+    )
+    await upgrade_async(url)
+    try:
+        async with open_sessionmaker(DatabaseSettings(url=url)) as made, made() as session:
+            yield session
+    finally:
+        if not sqlite:
+            await drop_postgres_database(url)
+
+
 async def test_recalibration_fits_the_precision_threshold(
-    session: AsyncSession, services, tmp_path
+    own_session: AsyncSession, services, tmp_path
 ) -> None:
     """Labels from proofs, tier-2 agreement and spot checks; the threshold is written."""
     import random
@@ -169,7 +238,7 @@ async def test_recalibration_fits_the_precision_threshold(
         solution = Solution(scan=scan, provider="g", final_answer="5", verification_status="x")
         for record in [*quick, *later]:
             record.solution, record.answer = solution, record.answer or "5"
-        session.add_all([scan, solution, *quick, *later])
+        own_session.add_all([scan, solution, *quick, *later])
 
     def verdict(tier: str, verifier: str, kind: str, **kw) -> VerificationRecord:
         return VerificationRecord(
@@ -196,14 +265,14 @@ async def test_recalibration_fits_the_precision_threshold(
     for i in range(20):  # proofs at response time label themselves
         kind = "approve" if i % 2 else "reject"
         solution_with([verdict("quick", "symbolic:s", kind, method="programmatic")], [])
-    await session.flush()
+    await own_session.flush()
 
     class Bound:
         def __call__(self):
             return self
 
         async def __aenter__(self):
-            return session
+            return own_session
 
         async def __aexit__(self, *exc):
             return None

@@ -123,3 +123,71 @@ async def test_sqlite_upgrade_creates_fts(tmp_path) -> None:
         assert TABLES | {"problem_bank_fts"} <= names
     finally:
         await engine.dispose()
+
+
+@pytest.mark.postgres
+async def test_evidence_badge_migration_up_and_down(empty_postgres) -> None:
+    """0007: solutions.model_calls, verifications.answer_model and the commented quality
+    views with float rates; the downgrade to 0006 removes exactly those."""
+    url, engine = empty_postgres
+    await upgrade_async(url)
+    views = ("v_model_quality_by_subject", "v_model_quality_by_difficulty")
+    for view in views:
+        assert await _scalars(engine, f"SELECT obj_description('{view}'::regclass)") != [None]
+        types = dict(
+            await _rows(
+                engine,
+                "SELECT column_name, data_type FROM information_schema.columns "
+                f"WHERE table_name = '{view}'",
+            )
+        )
+        assert types["verified_rate"] == types["quick_approve_rate"] == "double precision"
+        assert "tenant" in types and "model" in types
+        uncommented = await _scalars(
+            engine,
+            "SELECT a.attname FROM pg_attribute a "
+            f"WHERE a.attrelid = '{view}'::regclass AND a.attnum > 0 "
+            "AND col_description(a.attrelid, a.attnum) IS NULL",
+        )
+        assert uncommented == []
+    assert await _scalars(
+        engine,
+        "SELECT column_name FROM information_schema.columns WHERE "
+        "(table_name, column_name) IN (('solutions', 'model_calls'), "
+        "('verifications', 'answer_model')) ORDER BY column_name",
+    ) == ["answer_model", "model_calls"]
+    await asyncio.to_thread(command.downgrade, alembic_config(url), "0006_api_product")
+    assert await _scalars(engine, f"SELECT to_regclass('{views[0]}')::text") == [None]
+    assert (
+        await _scalars(
+            engine,
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = 'solutions' AND column_name = 'model_calls'",
+        )
+        == []
+    )
+    await upgrade_async(url)
+    assert await _scalars(engine, f"SELECT to_regclass('{views[0]}')::text") == [views[0]]
+
+
+async def _rows(engine: AsyncEngine, sql: str) -> list:
+    async with engine.connect() as connection:
+        return [tuple(row) for row in await connection.execute(text(sql))]
+
+
+async def test_sqlite_has_the_quality_views(tmp_path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / f'{uuid.uuid4().hex}.db'}"
+    await upgrade_async(url)
+    engine = create_engine(DatabaseSettings(url=url))
+    try:
+        async with engine.connect() as connection:
+            names = set(
+                (
+                    await connection.execute(
+                        text("SELECT name FROM sqlite_master WHERE type = 'view'")
+                    )
+                ).scalars()
+            )
+        assert {"v_model_quality_by_subject", "v_model_quality_by_difficulty"} <= names
+    finally:
+        await engine.dispose()

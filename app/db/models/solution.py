@@ -44,6 +44,9 @@ class Solution(Base):
     knowledge_points: Mapped[list[str]] = mapped_column(PydanticJSON(list[str]), default=list)
     hint: Mapped[str | None] = mapped_column(Text)
     latency_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    # Model requests this scan made before answering (every attempt, verifier and sample):
+    # its cost. Migration 0007.
+    model_calls: Mapped[int] = mapped_column(default=0, server_default="0")
     # Filled in by the worker after the response (design-notes §4); null until then.
     deep_evaluation: Mapped[DeepEvaluation | None] = mapped_column(PydanticJSON(DeepEvaluation))
     # Badge changes after the response, oldest first: {"at", "from", "to", "reason",

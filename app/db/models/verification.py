@@ -27,6 +27,7 @@ class VerificationRecord(Base):
     tier: Mapped[str] = mapped_column(String(16))  # quick | consensus | spot
     attempt: Mapped[int] = mapped_column(default=1)
     answer_provider: Mapped[str | None] = mapped_column(String(64))  # whose answer was judged
+    answer_model: Mapped[str | None] = mapped_column(String(128))  # and its model (0007)
     answer: Mapped[str | None] = mapped_column(Text)
     method: Mapped[str] = mapped_column(String(16), index=True)  # programmatic|ground_truth|llm
     verifier_id: Mapped[str] = mapped_column(String(128))
@@ -49,6 +50,7 @@ class VerificationRecord(Base):
         attempt: int,
         answer_provider: str | None,
         answer: str | None,
+        answer_model: str | None = None,
     ) -> VerificationRecord:
         """One verifier's verdict on one answer of `solution`, as a row."""
         return cls(
@@ -56,6 +58,7 @@ class VerificationRecord(Base):
             tier=tier,
             attempt=attempt,
             answer_provider=answer_provider,
+            answer_model=answer_model,
             answer=answer,
             method=verdict.method,
             verifier_id=verdict.verifier_id,
