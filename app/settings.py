@@ -83,6 +83,9 @@ class LLMSettings(BaseSettings):
             "gemini:gemini-2.5-flash": {"rpm": 10, "rpd": 250},
         }
     )
+    # Share of every RPM/RPD budget kept for request-path calls (SOLVE, QUICK_VERIFY): the
+    # background checks are refused before they eat into it (app/llm/budget.py).
+    llm_request_reserve: float = Field(default=0.3, ge=0.0, lt=1.0)
     # Static provider preference for SOLVE, until routing learns from data.
     default_provider_order: list[str] = Field(
         default_factory=lambda: [

@@ -4,15 +4,26 @@ A budget is checked before every request, retries included. Windows are fixed (t
 UTC minute and day), kept in Redis when configured — so every API and worker process shares
 them — and in memory otherwise. An exhausted budget raises BudgetExhausted with the moment it
 resets: the pipeline skips verification ("unverified"), the worker defers to that moment.
+
+Each call has a purpose: "request" (a student is waiting: SOLVE, QUICK_VERIFY, samples) or
+"background" (deep evaluation, consensus, spot checks, MARS). A share of every limit
+(`SOLVEVERIFY_LLM_REQUEST_RESERVE`) is kept for requests: background calls are refused once
+they would eat into it, so checks after the response never starve the next student. The
+purpose is a context variable, set by the worker's task wrappers (app/worker/queue.py), so
+the ModelClient protocol stays as it is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Literal, Protocol
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -30,6 +41,37 @@ class Limits:
     @property
     def unlimited(self) -> bool:
         return self.rpm is None and self.rpd is None
+
+
+Purpose = Literal["request", "background"]
+_PURPOSE: ContextVar[Purpose] = ContextVar("llm_purpose", default="request")
+
+
+def current_purpose() -> Purpose:
+    """The purpose of calls made from here: "request" unless a background job set it."""
+    return _PURPOSE.get()
+
+
+@contextmanager
+def llm_purpose(purpose: Purpose) -> Iterator[None]:
+    """Calls made inside (this task and the tasks it starts) have this purpose."""
+    token = _PURPOSE.set(purpose)
+    try:
+        yield
+    finally:
+        _PURPOSE.reset(token)
+
+
+def limits_for(limits: Limits, purpose: Purpose, request_reserve: float) -> Limits:
+    """What a caller may use: everything for requests; for background calls, each limit less
+    its reserved request share, rounded down (the reserve never shrinks)."""
+    if purpose == "request" or request_reserve <= 0:
+        return limits
+
+    def share(limit: int | None) -> int | None:
+        return None if limit is None else math.floor(limit * (1.0 - request_reserve))
+
+    return Limits(rpm=share(limits.rpm), rpd=share(limits.rpd))
 
 
 @dataclass(frozen=True, slots=True)

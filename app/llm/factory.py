@@ -63,6 +63,7 @@ def _tiered(
                 limits=budget_limits(settings, name, model),
                 max_retries=settings.max_retries,
                 default_timeout_s=settings.request_timeout_s,
+                request_reserve=settings.llm_request_reserve,
             )
         tiers[tier] = by_model[model]
     return Provider(name, tiers, operator_chosen=operator_chosen)

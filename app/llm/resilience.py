@@ -1,7 +1,8 @@
 """Timeouts, retries with backoff and budgets, once for every provider.
 
-`Resilient` wraps any ModelClient. Each attempt first takes one request from the budget, then
-runs under the timeout; retryable failures (429, 5xx, timeouts, connection errors) are retried
+`Resilient` wraps any ModelClient. Each attempt first takes one request from the budget (for
+background calls, only from the share left after the request reserve: app/llm/budget.py),
+then runs under the timeout; retryable failures (429, 5xx, timeouts, connection errors) are retried
 with exponential backoff and jitter, a 429's Retry-After taking precedence. Everything else is
 raised at once.
 """
@@ -9,13 +10,14 @@ raised at once.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from app.llm.base import Capability, ModelClient
-from app.llm.budget import Budget, Limits
+from app.llm.budget import Budget, Limits, Purpose, current_purpose, limits_for
 from app.llm.errors import ProviderError, ProviderTimeout, RateLimited
 from app.llm.types import Message, ModelResponse
 
@@ -33,8 +35,13 @@ class Resilient:
         base_delay_s: float = 0.5,
         max_delay_s: float = 20.0,
         default_timeout_s: float = 60.0,
+        request_reserve: float = 0.0,
+        purpose: Purpose | None = None,
     ) -> None:
         self.inner = inner
+        # Share of each limit kept for request-path calls; `purpose` None: the context's.
+        self.request_reserve = request_reserve
+        self.purpose = purpose
         self.budget = budget
         self.limits = limits or Limits()
         self.max_retries = max_retries
@@ -53,6 +60,12 @@ class Resilient:
     @property
     def capabilities(self) -> frozenset[Capability]:
         return self.inner.capabilities
+
+    def for_background(self) -> Resilient:
+        """The same client for background work, whatever the context says."""
+        view = copy.copy(self)  # shares the inner client, the budget and the limits
+        view.purpose = "background"
+        return view
 
     @property
     def budget_key(self) -> str:
@@ -75,10 +88,12 @@ class Resilient:
         seed: int | None = None,
     ) -> ModelResponse:
         limit = timeout or self.default_timeout_s
+        purpose = self.purpose or current_purpose()
+        limits = limits_for(self.limits, purpose, self.request_reserve)
         for attempt in range(self.max_retries + 1):
             # Only limited models are counted: no store round trip for the others.
             if self.budget is not None and not self.limits.unlimited:
-                await self.budget.acquire(self.budget_key, self.limits)
+                await self.budget.acquire(self.budget_key, limits)
             try:
                 async with asyncio.timeout(limit):
                     return await self.inner.generate(

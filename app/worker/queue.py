@@ -18,6 +18,7 @@ from arq import ArqRedis, Retry, create_pool
 from arq.connections import RedisSettings
 from arq.typing import WorkerCoroutine
 
+from app.llm.budget import Purpose, llm_purpose
 from app.worker.context import JOB_CONTEXT_KEY, JobContext
 
 log = logging.getLogger(__name__)
@@ -34,14 +35,26 @@ class RetryLater(Exception):
         self.delay_s = delay_s
 
 
-def for_arq(task: Task) -> WorkerCoroutine:
-    """The task as arq runs it: `RetryLater` becomes arq's `Retry`, other errors are logged
-    with the job id and fail the job (arq does not retry them)."""
+# A queued scan is a student's request run by the worker: it spends the request share.
+REQUEST_PATH_TASKS = frozenset({"run_scan"})
+
+
+def purpose_of(task_name: str) -> Purpose:
+    """Model calls of a job are background calls (app/llm/budget.py), except queued scans."""
+    return "request" if task_name in REQUEST_PATH_TASKS else "background"
+
+
+def for_arq(task: Task, name: str | None = None) -> WorkerCoroutine:
+    """The task as arq runs it: its model calls have the job's purpose (background, unless a
+    queued scan); `RetryLater` becomes arq's `Retry`, other errors are logged with the job id
+    and fail the job (arq does not retry them)."""
+    purpose = purpose_of(name or str(getattr(task, "__name__", "")))
 
     @functools.wraps(task)
     async def run(ctx: dict[Any, Any], *args: Any, **kwargs: Any) -> Any:
         try:
-            return await task(ctx, *args, **kwargs)
+            with llm_purpose(purpose):
+                return await task(ctx, *args, **kwargs)
         except RetryLater as exc:
             log.warning("job %s: %s; retrying in %.0fs", ctx.get("job_id"), exc, exc.delay_s)
             raise Retry(defer=exc.delay_s) from exc
@@ -125,7 +138,8 @@ class InProcessQueue:
             ctx = {JOB_CONTEXT_KEY: self.context, "job_id": job_id, "job_try": attempt}
             try:
                 async with self._slots:
-                    return await self.tasks[task](ctx, *args)
+                    with llm_purpose(purpose_of(task)):
+                        return await self.tasks[task](ctx, *args)
             except RetryLater as exc:
                 if attempt == self.max_tries:
                     log.error("job %s failed after %d tries: %s", job_id, attempt, exc)
