@@ -127,7 +127,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "caution": sum(r["status"] == "caution" for r in records),
         "unverified": sum(r["status"] == "unverified" for r in records),
         "by_method": {m: dict(c) for m, c in sorted(methods.items())},
-        "calls_per_problem": round(sum(r["calls"] for r in records) / n, 2) if n else None,
+        "calls_per_problem": round(sum(r.get("calls", 0) for r in records) / n, 2) if n else None,
         # The promise is broken by each of these: listed so nobody has to dig for them.
         "verified_wrong": [
             {"id": r["id"], "problem": r["problem"], "gold": r["gold"], "answer": r["answer"]}

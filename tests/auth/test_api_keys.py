@@ -65,7 +65,6 @@ def bearer(key: str) -> dict[str, str]:
         ("GET", "/v1/scans/00000000-0000-0000-0000-000000000000"),
         ("GET", "/v1/solutions/00000000-0000-0000-0000-000000000000"),
         ("GET", "/v1/analytics/accuracy"),
-        ("GET", "/dashboard"),
     ],
 )
 async def test_every_route_needs_a_key(http: httpx.AsyncClient, method: str, path: str) -> None:
@@ -104,11 +103,16 @@ async def test_another_tenants_scan_is_404(secured: FastAPI, http: httpx.AsyncCl
 
 async def test_analytics_need_the_analyst_role(secured: FastAPI, http: httpx.AsyncClient) -> None:
     student, analyst = await make_key(secured, "t1"), await make_key(secured, "ops", "analyst")
-    for path in ("/v1/analytics/accuracy", "/v1/analytics/routing", "/dashboard"):
+    for path in ("/v1/analytics/accuracy", "/v1/analytics/routing"):
         denied = await http.get(path, headers=bearer(student))
         assert denied.status_code == 403
         assert denied.json()["error"]["code"] == "forbidden"
         assert (await http.get(path, headers=bearer(analyst))).status_code == 200
+    # The dashboard is a page for browsers: anyone but an analyst gets the login form.
+    for headers in ({}, bearer(student), bearer("sv_000000000000_nope")):
+        page = await http.get("/dashboard", headers=headers)
+        assert page.status_code == 401 and "<form" in page.text
+    assert (await http.get("/dashboard", headers=bearer(analyst))).status_code == 200
 
 
 async def test_revoked_key_stops_working(secured: FastAPI, http: httpx.AsyncClient) -> None:

@@ -4,6 +4,7 @@ and on Postgres (which refuses NUL bytes), and every response matches the OpenAP
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -261,6 +262,10 @@ async def test_an_unexpected_error_is_a_json_500_with_the_request_id(
     class ExplodingGraph:
         async def ainvoke(self, *_: object, **__: object) -> None:
             raise RuntimeError(f"internal detail about {SECRET}")
+
+        async def astream(self, *_: object, **__: object) -> AsyncIterator[None]:
+            raise RuntimeError(f"internal detail about {SECRET}")
+            yield  # an async generator, as LangGraph's streaming is
 
     monkeypatch.setattr(services, "graph", ExplodingGraph())
     with caplog.at_level(logging.INFO):

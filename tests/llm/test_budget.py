@@ -89,5 +89,7 @@ async def test_zero_rpm_budget_gives_unverified_answers_not_errors(tmp_path) -> 
     assert response.status_code == 201
     body = response.json()
     assert body["verification_status"] == "unverified"
-    assert "budget" in body["caution_reason"]
+    # The student sees a neutral reason: no vendor, no internals.
+    assert body["caution_reason"]["code"] == "not_verified"
+    assert "budget" not in body["caution_reason"]["message"]
     assert server.requests == []  # refused before any request was sent
