@@ -41,16 +41,21 @@ async def rows(services: Resources, solution_id: str, tier: str):
 
 
 async def test_consensus_records_agreement_and_disagreement(services: Resources) -> None:
-    first = ScriptedClient("first", [solution_json("86")], capabilities=frozenset({"solve"}))
+    # Fresh names: the semantic stage weighs what each provider's earlier outcomes taught, and
+    # the database is shared by the tests of one run.
+    tag = uuid.uuid4().hex[:6]
+    first = ScriptedClient(f"first_{tag}", [solution_json("86")], capabilities=frozenset({"solve"}))
     agree = ScriptedClient(
-        "agree", [solution_json("86 muffins")], capabilities=frozenset({"solve"})
+        f"agree_{tag}", [solution_json("86 muffins")], capabilities=frozenset({"solve"})
     )
-    disagree = ScriptedClient("disagree", [solution_json("91")], capabilities=frozenset({"solve"}))
+    disagree = ScriptedClient(
+        f"disagree_{tag}", [solution_json("91")], capabilities=frozenset({"solve"})
+    )
     solution_id, ctx = await stored(services, first, agree, disagree)
     outcome = await TASKS["consensus_check"](ctx, solution_id)
     assert outcome == "approve (exact_match)" or outcome.startswith("approve")
     (row,) = await rows(services, solution_id, "consensus")
-    assert row.verdict == "approve" and "disagree=91" in row.rationale
+    assert row.verdict == "approve" and f"disagree_{tag}=91" in row.rationale
     assert await TASKS["consensus_check"](ctx, solution_id) == "already checked"
 
 
