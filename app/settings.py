@@ -107,6 +107,9 @@ class VerifySettings(BaseSettings):
     uncertain_threshold: float = 0.6  # confidence below this is "uncertain"
     max_attempts: int = 2  # SOLVE attempts, each on a different provider
     quick_verify_timeout_s: float = 5.0  # hard limit for the LLM quick verify
+    # Hard limit for each labelling call (ANALYZE's subject/grade/difficulty, ENRICH's
+    # knowledge points and hint): short, the labels are an aid and the rules stand in.
+    label_timeout_s: float = 2.0
     programmatic_threshold: float = 0.95
     ground_truth_threshold: float = 0.95
     llm_threshold: float = 0.75

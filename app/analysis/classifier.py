@@ -185,14 +185,14 @@ def analyze(text: str, subject: str | None = None, grade: str | None = None) -> 
     )
     return Analysis(
         subject=subject or _subject(text),
-        grade_band=_grade_band(grade) or band,
+        grade_band=band_from_hint(grade) or band,
         difficulty=_difficulty(text, topics),
         language=detect_language(text),
         topics=topics,
     )
 
 
-def _grade_band(grade: str | None) -> GradeBand | None:
+def band_from_hint(grade: str | None) -> GradeBand | None:
     """Accept "7", "grade 7", "初一", "primary"... as a hint."""
     if not grade:
         return None

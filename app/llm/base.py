@@ -7,8 +7,9 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from app.llm.types import Message, ModelResponse
 
-# What a client can be asked to do. The symbolic solver only solves; LLMs do everything.
-Capability = Literal["solve", "verify", "evaluate"]
+# What a client can be asked to do. The symbolic solver only solves; LLMs do everything
+# ("analyze": subject, grade and difficulty labels, knowledge points and a hint).
+Capability = Literal["solve", "verify", "evaluate", "analyze"]
 
 
 @runtime_checkable

@@ -9,9 +9,11 @@ The pydantic models themselves stay unbounded, so a stored solution always loads
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from app.schemas.common import Subject
 
 MAX_ITEMS = 8
 MAX_STRING = 400
@@ -36,6 +38,33 @@ class QuickVerifyOutput(BaseModel):
     is_correct: bool | None = None
     error_description: str | None = None
     confidence: float | None = None
+
+
+GradeBand = Literal["primary", "middle", "high"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+class AnalysisOutput(BaseModel):
+    """ANALYZE's labels from a model (the schema sent; replies are read field by field, so one
+    invalid label drops only itself). Every field may be left out: no label beats a wrong one."""
+
+    subject: Subject | None = None
+    grade_band: GradeBand | None = None
+    difficulty: Difficulty | None = None
+    knowledge_points: list[str] = Field(
+        default=[], description="short labels (2-6 words), in the problem's language"
+    )
+
+
+class EnrichmentOutput(BaseModel):
+    """ENRICH's knowledge points and hint from a model, in the scan's language."""
+
+    knowledge_points: list[str] = Field(
+        default=[], description="short labels (2-6 words), in the problem's language"
+    )
+    hint: str | None = Field(
+        default=None, description="one nudge towards the first step; never the answer"
+    )
 
 
 def _bound(node: Any) -> Any:

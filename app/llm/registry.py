@@ -118,6 +118,19 @@ class ProviderRegistry:
             return provider.operator_chosen
         return auroc >= min_auroc
 
+    def labeller(self, measured_auroc: Mapping[str, float], min_auroc: float) -> str | None:
+        """The provider that labels scans (ANALYZE, ENRICH): the first analyze-capable one
+        under the verifier admission rule. Labels reach the student unchecked, so a model not
+        admitted to verify (the bundled tiny GGUF, unmeasured) does not label either."""
+        return next(
+            (
+                name
+                for name in self.route("*", "analyze")
+                if self.verifier_admitted(name, measured_auroc, min_auroc)
+            ),
+            None,
+        )
+
     @property
     def has_model_provider(self) -> bool:
         return any("verify" in p.capabilities for p in self.providers.values())

@@ -36,14 +36,16 @@ async def test_ocr_node_reads_the_image(make_context) -> None:
     ] == "ocr_unavailable"
 
 
-async def test_analyze_node_respects_hints() -> None:
+async def test_analyze_node_respects_hints(make_context) -> None:
+    ctx = runtime(make_context())
     update = await analyze(
-        SolveState(problem_text="一辆车的速度是 60 千米每小时，3 小时走多远？", grade_hint="初二")
+        SolveState(problem_text="一辆车的速度是 60 千米每小时，3 小时走多远？", grade_hint="初二"),
+        ctx,
     )
     assert update["language"] == "zh"
     assert update["subject"] == "physics"
     assert update["grade_band"] == "middle"
-    hinted = await analyze(SolveState(problem_text="2+2", subject_hint="chemistry"))
+    hinted = await analyze(SolveState(problem_text="2+2", subject_hint="chemistry"), ctx)
     assert hinted["subject"] == "chemistry"
 
 

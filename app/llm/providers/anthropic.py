@@ -20,7 +20,7 @@ PROVIDER = "anthropic"
 
 class AnthropicModel:
     provider = PROVIDER
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate"})
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
 
     def __init__(self, sdk: AsyncAnthropic, model: str) -> None:
         self.sdk = sdk

@@ -41,7 +41,7 @@ def _map_error(exc: Exception) -> ProviderError:
 
 class GeminiModel:
     provider = PROVIDER
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate"})
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
 
     def __init__(self, sdk: genai.Client, model: str) -> None:
         self.sdk = sdk

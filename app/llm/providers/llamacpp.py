@@ -44,7 +44,7 @@ def bundled_model_path() -> Path | None:
 
 class LlamaCppModel:
     provider = PROVIDER
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate"})
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
 
     def __init__(self, model_path: Path, *, n_ctx: int = 4096, n_threads: int | None = None):
         self.model_path = model_path

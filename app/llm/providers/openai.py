@@ -27,7 +27,7 @@ def map_openai_error(provider: str, exc: Exception) -> ProviderError:
 
 
 class OpenAIChatModel:
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate"})
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
 
     def __init__(
         self,

@@ -1,16 +1,25 @@
-"""ENRICH: knowledge points, a hint, LaTeX-clean steps in the scan's language, and the badge."""
+"""ENRICH: knowledge points, a hint, LaTeX-clean steps in the scan's language, and the badge.
+
+With a model configured, one call asks for knowledge points and a hint in the scan's language;
+it runs while the badge and the steps are prepared, under the short label timeout. Its valid
+labels win; else ANALYZE's model knowledge points, else the rule-based ones (which abstain
+when unsure). Without a model, no call is made.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from app.analysis.enrichment import hint, knowledge_points
-from app.llm.outputs import SolveStep
+from app.llm.outputs import EnrichmentOutput, SolveStep, schema_of
 from app.pipeline.badge import badge
 from app.pipeline.context import PipelineContext
+from app.pipeline.labels import ask_for_labels, labelling_client, read_enrichment
+from app.pipeline.prompts import enrich as prompts
 from app.pipeline.prompts.localized import localize_step
 from app.pipeline.state import SolveState
 
@@ -30,15 +39,37 @@ def clean_latex(step: SolveStep) -> SolveStep:
     return step.model_copy(update={"latex": match.group(1).strip() if match else step.latex})
 
 
+def _ask_model(
+    state: SolveState, ctx: PipelineContext
+) -> asyncio.Task[dict[str, Any] | None] | None:
+    client = labelling_client(ctx)
+    if client is None:
+        return None
+    messages = prompts.build(state.problem_text, state.language, state.subject, state.grade_band)
+    schema = schema_of(EnrichmentOutput)
+    return asyncio.create_task(ask_for_labels(client, messages, schema, ctx.verify.label_timeout_s))
+
+
 async def enrich(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
-    status, reason = badge(state, runtime.context)
-    update: dict[str, Any] = {
-        "knowledge_points": knowledge_points(state.topics, state.language, state.subject),
-        "hint": hint(state.topics, state.language, state.subject),
-        "verification_status": status,
-        "caution_reason": reason,
-    }
-    if state.solution is not None:
-        steps = [localized(clean_latex(s), state.language) for s in state.solution.steps]
-        update["solution"] = state.solution.model_copy(update={"steps": steps})
+    asked = _ask_model(state, runtime.context)
+    try:
+        status, reason = badge(state, runtime.context)
+        update: dict[str, Any] = {"verification_status": status, "caution_reason": reason}
+        if state.solution is not None:
+            steps = [localized(clean_latex(s), state.language) for s in state.solution.steps]
+            update["solution"] = state.solution.model_copy(update={"steps": steps})
+        data = await asked if asked is not None else None
+    finally:
+        if asked is not None:
+            asked.cancel()  # a no-op once done; stops the call if the work above raised
+    answer = state.solution.final_answer if state.solution is not None else None
+    model = read_enrichment(data, state.language, answer=answer, problem=state.problem_text)
+    update["knowledge_points"] = (
+        model.knowledge_points
+        or state.knowledge_points  # ANALYZE's, from the model
+        or knowledge_points(state.topics, state.language, state.subject)
+    )
+    update["hint"] = model.hint or hint(state.topics, state.language, state.subject)
+    if asked is not None:
+        update["model_calls"] = 1
     return update
