@@ -55,12 +55,12 @@ def serve(
 @app.command()
 def worker() -> None:
     """Run the arq worker for background jobs (needs SOLVEVERIFY_REDIS_URL)."""
-    from arq.worker import run_worker
-
+    from app.worker.runner import run_worker_resilient
     from app.worker.settings import worker_settings
 
-    _logging(get_settings().log_level)
-    run_worker(worker_settings())
+    settings = get_settings()
+    _logging(settings.log_level)
+    run_worker_resilient(worker_settings(), settings.worker.redis_retry_max_s)
 
 
 @app.command()

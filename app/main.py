@@ -28,6 +28,7 @@ from app.api.request_context import RequestContext, install_request_id_logging
 from app.llm.base import ModelClient
 from app.resources import Resources, keep_fresh, open_resources
 from app.settings import Settings, get_settings
+from app.services.scan_sweeper import sweep_stuck_scans
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,10 @@ def create_app(
             yield
             for task in background:
                 task.cancel()
+                # Scans whose job was lost (a Redis without persistence died) run again.
+                asyncio.create_task(
+                    sweep_stuck_scans(services.sessionmaker, services.queue, settings.worker)
+                ),
             await asyncio.gather(*background, return_exceptions=True)
             try:  # what the last requests staged, before the queue closes
                 await services.outbox.drain()
@@ -79,7 +84,11 @@ def create_app(
     install_request_id_logging()
     install_error_handlers(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.
-    app.add_middleware(BodySizeLimit, max_bytes=settings.input.max_upload_bytes + 64 * 1024)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.input.max_upload_bytes + 64 * 1024,
+        max_json_bytes=settings.input.max_json_bytes,
+    )
     # Outermost of ours: every response carries X-Request-ID, and an exception nothing else
     # handled becomes a JSON 500 (Starlette's fallback is a plain-text page).
     app.add_middleware(RequestContext)

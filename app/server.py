@@ -16,6 +16,7 @@ from app.settings import get_settings
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+from app.api.http_layer import uvicorn_limits
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1)
@@ -34,3 +35,4 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+        **uvicorn_limits(settings.api),  # timeouts, header cap, concurrency (app/api/http_layer.py)

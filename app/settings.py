@@ -205,6 +205,12 @@ class InputSettings(BaseSettings):
     # Longest side ÷ shortest side; beyond it (a 39,000,000 × 1 "image") the upload is a 422.
     max_image_aspect_ratio: float = 50.0
     max_text_chars: int = 4000
+    # Any body that is not multipart (JSON: a text of at most max_text_chars) is refused
+    # (413) beyond this, before it is parsed; multipart uploads keep max_upload_bytes.
+    max_json_bytes: int = 64 * 1024
+    # PNG chunks / JPEG marker segments allowed before the image data: real photos have
+    # tens; 800,000 empty chunks only make the header walk slow (422 corrupt_image).
+    max_image_segments: int = 10_000
 
 
 class OcrSettings(BaseSettings):
@@ -255,9 +261,23 @@ class ApiSettings(BaseSettings):
     events_poll_s: float = 0.25
     events_quiet_s: float = 5.0
     events_heartbeat_s: float = 10.0
+    # While nothing changes the poll interval doubles up to this (idle listeners are cheap).
+    events_poll_max_s: float = 2.0
+    # Open streams per process (beyond: 503 too_many_streams), and how long one stays open
+    # before it ends and the client resumes with Last-Event-ID.
+    events_max_streams: int = 100
+    events_max_lifetime_s: float = 300.0
     # Signs dashboard links and login cookies; unset: a random per-process secret.
     dashboard_secret: SecretStr | None = None
     dashboard_link_ttl_s: int = 900
+    # The HTTP layer (uvicorn, `solveverify serve`): idle keep-alive connections are closed
+    # after this long; a request's headers may not exceed this many bytes; beyond this many
+    # connections and tasks at once uvicorn answers 503 itself.
+    http_keep_alive_s: int = 5
+    http_max_header_bytes: int = 16 * 1024
+    http_limit_concurrency: int = 1000
+    # h11 enforces the header cap; httptools is faster but caps nothing (uvicorn buffers).
+    http_implementation: Literal["h11", "httptools"] = "h11"
 
     @field_validator("cors_origins", mode="before")
     @classmethod
@@ -288,6 +308,17 @@ class JobSettings(BaseSettings):
     # and the longest it waits before retrying one.
     outbox_poll_s: float = 2.0
     outbox_max_backoff_s: float = 60.0
+    # A scan `queued`/`running` with its input still stored after this long (its job was lost,
+    # e.g. with a non-persistent Redis) is queued again; 0: twice job_timeout_s. Checked every
+    # stuck_scan_sweep_s by servers and workers.
+    stuck_scan_after_s: float = 0.0
+    stuck_scan_sweep_s: float = 300.0
+    # The worker rides out a Redis outage: it retries with backoff up to this long apart.
+    redis_retry_max_s: float = 30.0
+
+    @property
+    def stuck_after_s(self) -> float:
+        return self.stuck_scan_after_s or 2 * self.job_timeout_s
     # design-notes §4: overall = weighted average of the five scored dimensions.
     dimension_weights: dict[str, float] = Field(
         default_factory=lambda: {

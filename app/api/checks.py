@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi import UploadFile as FastApiUploadFile
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 from starlette.datastructures import FormData, UploadFile
 
 from app.api.auth import Caller
 from app.api.deps import ServicesDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, parse_or_422
+from app.api.forms import max_field_bytes, read_multipart
 from app.api.openapi_docs import errors
 from app.api.uploads import read_image
-from app.schemas.checks import CheckCreate, CheckResponse
+from app.schemas.checks import CheckCreate, CheckForm, CheckResponse
 from app.services.checks import check_answer
 from app.services.scans import UnreadableInput
 
 router = APIRouter(prefix="/v1/checks", tags=["checks"])
+FORM_FIELDS = ("answer", "problem")
 
 _MULTIPART_SCHEMA = {
     "type": "object",
     "required": ["image", "answer"],
+    "additionalProperties": False,
     "properties": {
         "image": {
             "type": "string",
@@ -63,24 +64,34 @@ async def create_check(request: Request, services: ServicesDep, _caller: Caller)
     content_type = request.headers.get("content-type", "")
     image: bytes | None = None
     if content_type.startswith("multipart/form-data"):
-        form = await request.form(max_files=1, max_fields=8)
+        form = await read_multipart(
+            request,
+            max_files=1,
+            max_fields=len(FORM_FIELDS) + 4,  # room for unknown fields, named in the 422
+            max_field_bytes=max_field_bytes(limits.max_text_chars),
+        )
         upload = form.get("image")
         if not isinstance(upload, UploadFile):
             raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
-        # The answer is validated before the image is read: a bad request costs no decoding.
-        answer = _validated(CheckCreate, problem="(image)", answer=_form_str(form, "answer")).answer
+        # The text is validated before the image is read: a bad request costs no decoding.
+        fields: dict[str, Any] = {k: _form_str(form, k) for k in FORM_FIELDS}
+        fields.update({k: "" for k in sorted(set(form.keys()) - {"image", *FORM_FIELDS})})
+        checked = parse_or_422(
+            CheckForm,
+            {k: v for k, v in fields.items() if v is not None},
+            max_text_chars=limits.max_text_chars,
+        )
         image = await read_image(
             # read_image only reads: starlette's UploadFile (what forms hold) is all it needs.
             cast(FastApiUploadFile, upload),
             max_bytes=limits.max_upload_bytes,
             max_pixels=limits.max_image_pixels,
+            max_aspect_ratio=limits.max_image_aspect_ratio,
+            max_segments=limits.max_image_segments,
         )
-        problem = _form_str(form, "problem")
+        problem, answer = checked.problem, checked.answer
     elif content_type.startswith("application/json") or not content_type:
-        try:
-            body = CheckCreate.model_validate_json(await request.body())
-        except ValidationError as exc:
-            raise _as_request_error(exc) from exc
+        body = parse_or_422(CheckCreate, await request.body(), max_text_chars=limits.max_text_chars)
         problem, answer = body.problem, body.answer
     else:
         raise ApiError(
@@ -89,10 +100,6 @@ async def create_check(request: Request, services: ServicesDep, _caller: Caller)
             "send application/json with 'problem' and 'answer', or multipart/form-data with "
             "'image' and 'answer'",
         )
-    if problem is not None and len(problem) > limits.max_text_chars:
-        raise ApiError(
-            422, "text_too_long", f"the problem is longer than {limits.max_text_chars} characters"
-        )
     try:
         return await check_answer(services, answer=answer, problem=problem, image=image)
     except UnreadableInput as exc:
@@ -100,17 +107,6 @@ async def create_check(request: Request, services: ServicesDep, _caller: Caller)
 
 
 def _form_str(form: FormData, key: str) -> str | None:
+    """A blank field is an absent one (browsers send every input of a form)."""
     value = form.get(key)
-    return value if isinstance(value, str) else None
-
-
-def _validated(model: type[CheckCreate], **fields: str | None) -> CheckCreate:
-    try:
-        return model.model_validate(fields)
-    except ValidationError as exc:
-        raise _as_request_error(exc) from exc
-
-
-def _as_request_error(exc: ValidationError) -> RequestValidationError:
-    """Reported by the app's one handler for invalid requests (422, the JSON envelope)."""
-    return RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()])
+    return value.strip() or None if isinstance(value, str) else None

@@ -5,6 +5,10 @@ Events: one per pipeline node as it finishes (`ocr`, `analyze`, `retrieve`, `sol
 a later check changes the badge (read from solutions.status_history). Ids are sequence
 numbers; `Last-Event-ID` resumes after one. The table is polled, so any process's events are
 seen; heartbeats are SSE comments; the stream ends a quiet period after `done`/`failed`.
+
+Streams are bounded so listeners cannot starve the server: at most `events_max_streams` per
+process (beyond: 503 + Retry-After), each open at most `events_max_lifetime_s` (the client
+reconnects with Last-Event-ID), and the poll interval backs off while nothing changes.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
@@ -30,6 +35,62 @@ from app.resources import Resources
 
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
 FINAL_KINDS = ("done", "failed")
+# Sequence numbers are a 32-bit INTEGER column: a larger Last-Event-ID is past every event.
+MAX_EVENT_ID = 2**31 - 1
+_MAX_EVENT_ID_DIGITS = 64  # beyond any id; int() of it is cheap
+
+
+def parse_last_event_id(value: str | None) -> int:
+    """The id to resume after: 0 when absent; 422 unless ASCII digits (not "²", not 5,000 of
+    them); ids beyond any event are clamped (the stream then has nothing to replay)."""
+    if value is None or not value.strip():
+        return 0
+    value = value.strip()
+    if not (value.isascii() and value.isdecimal() and len(value) <= _MAX_EVENT_ID_DIGITS):
+        raise ApiError(
+            422,
+            "invalid_last_event_id",
+            "Last-Event-ID must be an event id this stream sent (a non-negative integer)",
+        )
+    return min(int(value), MAX_EVENT_ID)
+
+
+class StreamSlots:
+    """How many event streams this process serves at once (each polls the database)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.open = limit, 0
+
+    def take(self) -> bool:
+        if self.open >= self.limit:
+            return False
+        self.open += 1
+        return True
+
+    def give_back(self) -> None:
+        self.open -= 1
+
+
+def _slots(request: Request, limit: int) -> StreamSlots:
+    slots: StreamSlots | None = getattr(request.app.state, "event_stream_slots", None)
+    if slots is None or slots.limit != limit:
+        slots = request.app.state.event_stream_slots = StreamSlots(limit)
+    return slots
+
+
+class SlotStreamingResponse(StreamingResponse):
+    """Gives its stream slot back however the response ends (finished, disconnected,
+    cancelled), even when the body generator never started."""
+
+    def __init__(self, *args: Any, slots: StreamSlots, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.slots = slots
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.slots.give_back()
 
 
 def sse(event_id: int, kind: str, data: Any) -> str:
@@ -46,7 +107,7 @@ def sse(event_id: int, kind: str, data: Any) -> str:
             "quick_verify, enrich, done, failed, status_changed) and JSON `data`.",
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
         },
-        **errors(401, 404, 422, 429),
+        **errors(401, 404, 422, 429, 503),
     },
 )
 async def stream_scan_events(
@@ -61,11 +122,21 @@ async def stream_scan_events(
     ] = None,
 ) -> StreamingResponse:
     """Progress of a scan as Server-Sent Events (resumable with Last-Event-ID)."""
+    after = parse_last_event_id(last_event_id)
     if await ScanRepository(session).get_scan(scan_id, caller.tenant) is None:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
-    after = int(last_event_id) if last_event_id and last_event_id.isdigit() else 0
-    return StreamingResponse(
+    api = services.settings.api
+    slots = _slots(request, api.events_max_streams)
+    if not slots.take():
+        raise ApiError(
+            503,
+            "too_many_streams",
+            "too many event streams are open right now; poll the scan or retry shortly",
+            headers={"Retry-After": str(max(1, round(api.events_poll_max_s)))},
+        )
+    return SlotStreamingResponse(
         _events(services, request, scan_id, after),
+        slots=slots,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -78,7 +149,8 @@ async def _events(
     last = after
     final_seq: int | None = None
     quiet_since: float | None = None
-    last_sent = time.monotonic()
+    last_sent = opened = time.monotonic()
+    poll_s = api.events_poll_s
     while not await request.is_disconnected():
         async with services.sessionmaker() as session:
             repo = ScanEventRepository(session)
@@ -109,4 +181,8 @@ async def _events(
             yield ": keep-alive\n\n"
         if quiet_since is not None and time.monotonic() - quiet_since > api.events_quiet_s:
             return
-        await asyncio.sleep(api.events_poll_s)
+        if time.monotonic() - opened > api.events_max_lifetime_s:
+            return  # the client reconnects with Last-Event-ID and misses nothing
+        # Quick while events arrive; backing off while nothing changes (idle listeners).
+        poll_s = api.events_poll_s if chunks else min(poll_s * 2, api.events_poll_max_s)
+        await asyncio.sleep(poll_s)

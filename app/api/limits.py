@@ -1,5 +1,10 @@
-"""Request bodies over the upload limit are refused with 413, whether they declare their length
-or arrive chunked without one: the body is counted as it is received, never buffered whole."""
+"""Request bodies over their limit are refused with 413, whether they declare their length or
+arrive chunked without one: the body is counted as it is received, never buffered whole.
+
+Multipart uploads (an image) may be as large as the upload limit; every other body (JSON: a
+problem text of a few KB) has a small limit of its own, so a 10 MB JSON document is refused
+before anything parses it on the event loop.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +16,24 @@ from app.api.errors import ApiError, error_body
 
 
 class BodySizeLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, max_json_bytes: int | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_json_bytes = max_json_bytes if max_json_bytes is not None else max_bytes
+
+    def limit_for(self, headers: dict[bytes, bytes]) -> int:
+        content_type = headers.get(b"content-type", b"").lower()
+        return self.max_bytes if content_type.startswith(b"multipart/") else self.max_json_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length", b"")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(send)
+        headers = dict(scope["headers"])
+        limit = self.limit_for(headers)
+        declared = headers.get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > limit:
+            await self._refuse(send, limit)
             return
         received = 0
 
@@ -30,18 +42,19 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     # Handled by the ApiError handler inside the app, like any caller mistake.
-                    raise ApiError(413, "payload_too_large", self._message())
+                    raise ApiError(413, "payload_too_large", self._message(limit))
             return message
 
         await self.app(scope, counted, send)
 
-    def _message(self) -> str:
-        return f"request body is larger than {self.max_bytes} bytes"
+    @staticmethod
+    def _message(limit: int) -> str:
+        return f"request body is larger than {limit} bytes"
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(error_body("payload_too_large", self._message())).encode()
+    async def _refuse(self, send: Send, limit: int) -> None:
+        body = json.dumps(error_body("payload_too_large", self._message(limit))).encode()
         await send(
             {
                 "type": "http.response.start",

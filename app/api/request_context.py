@@ -2,7 +2,8 @@
 an exception nothing else handled becomes a JSON 500 naming that id, never a plain-text page.
 
 The log line names the exception class, the route and the id, with the stack (file, line,
-code) but not the exception's message, which may quote the student's text or SQL.
+code) but not the exception's message, which may quote the student's text or SQL. A client
+that disconnects before its body arrived is an ordinary event (one INFO line, no stack).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import traceback
 import uuid
 from contextvars import ContextVar
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
@@ -79,6 +81,14 @@ class RequestContext:
 
         try:
             await self.app(scope, receive, send_with_id)
+        except ClientDisconnect:
+            # The client went away mid-body: normal on mobile networks, nobody to answer.
+            log.info(
+                "client disconnected during %s %s [request %s]",
+                scope.get("method"),
+                scope.get("path"),
+                request_id,
+            )
         except Exception as exc:
             log.error(
                 "unhandled %s on %s %s [request %s]\n%s",

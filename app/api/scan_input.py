@@ -10,6 +10,7 @@ from fastapi import Request
 from starlette.datastructures import UploadFile
 
 from app.api.errors import ApiError, parse_or_422
+from app.api.forms import max_field_bytes, read_multipart
 from app.api.uploads import read_image
 from app.resources import Resources
 from app.schemas.scans import ScanCreate, ScanForm
@@ -59,7 +60,12 @@ async def read_scan_request(
     limits = services.settings.input
     content_type = request.headers.get("content-type", "")
     if content_type.startswith("multipart/form-data"):
-        form = await request.form(max_files=1, max_fields=8)
+        form = await read_multipart(
+            request,
+            max_files=1,
+            max_fields=len(FORM_FIELDS) + 4,  # room for unknown fields, named in the 422
+            max_field_bytes=max_field_bytes(limits.max_text_chars),
+        )
         upload = form.get("image")
         if not isinstance(upload, UploadFile):
             raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
@@ -72,6 +78,7 @@ async def read_scan_request(
             max_bytes=limits.max_upload_bytes,
             max_pixels=limits.max_image_pixels,
             max_aspect_ratio=limits.max_image_aspect_ratio,
+            max_segments=limits.max_image_segments,
         )
         scan = ScanRequest(
             text=checked.text,

@@ -5,10 +5,15 @@ bytes (a PDF named .png is still a PDF), and the pixel count and shape are read 
 header, so a decompression bomb (413) or a 39,000,000 × 1 strip (422) is refused before it is
 decoded. A PNG's chunks are CRC-checked here too (cheap, no decompression); truncated pixel
 data that only decoding finds is a 422 from OCR.
+
+Inspection runs in a worker thread, never on the event loop, and its work is bounded: the
+chunk / marker walk stops at `max_segments` (app/ocr/image_structure.py) before Pillow sees
+the file, so no upload can stall other requests.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 from fastapi import UploadFile
@@ -16,6 +21,7 @@ from PIL import Image
 
 from app.api.errors import ApiError
 from app.ocr.errors import ImageUnreadable
+from app.ocr.image_structure import image_size
 from app.ocr.images import ImageTooLarge, inspect_header
 
 _SIGNATURES = {
@@ -53,8 +59,25 @@ def _png_chunks_intact(data: bytes) -> bool:
     return True
 
 
+def _inspect(
+    data: bytes, kind: str, *, max_pixels: int, max_aspect_ratio: float, max_segments: int
+) -> None:
+    """Blocking (Pillow): called in a worker thread."""
+    size = image_size(data, kind, max_segments)
+    if size is not None and size[0] * size[1] > max_pixels:
+        raise ImageTooLarge(size[0] * size[1], max_pixels)  # the real count, not Pillow's
+    inspect_header(data, max_pixels=max_pixels, max_aspect_ratio=max_aspect_ratio)
+    if kind == "image/png" and not _png_chunks_intact(data):
+        raise ImageUnreadable("corrupt_image", "the PNG is truncated or its data is corrupt")
+
+
 async def read_image(
-    upload: UploadFile, *, max_bytes: int, max_pixels: int, max_aspect_ratio: float = 50.0
+    upload: UploadFile,
+    *,
+    max_bytes: int,
+    max_pixels: int,
+    max_aspect_ratio: float = 50.0,
+    max_segments: int = 10_000,
 ) -> bytes:
     data = await _read_capped(upload, max_bytes)
     if not data:
@@ -67,7 +90,14 @@ async def read_image(
             "the upload is not a PNG or JPEG image (checked from its bytes)",
         )
     try:
-        inspect_header(data, max_pixels=max_pixels, max_aspect_ratio=max_aspect_ratio)
+        await asyncio.to_thread(
+            _inspect,
+            data,
+            kind,
+            max_pixels=max_pixels,
+            max_aspect_ratio=max_aspect_ratio,
+            max_segments=max_segments,
+        )
     except ImageTooLarge as exc:
         raise ApiError(
             413,
@@ -76,6 +106,4 @@ async def read_image(
         ) from None
     except ImageUnreadable as exc:
         raise ApiError(422, exc.code, exc.message) from None
-    if kind == "image/png" and not _png_chunks_intact(data):
-        raise ApiError(422, "corrupt_image", "the PNG is truncated or its data is corrupt")
     return data

@@ -4,37 +4,60 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from app.schemas.scans import MAX_TEXT_CHARS
+from app.schemas.text_input import check_problem_text, max_text_chars
 
 MAX_ANSWER_CHARS = 200
 CheckVerdict = Literal["correct", "incorrect", "unknown"]
 CheckMethod = Literal["programmatic", "ground_truth", "llm"]
 
 
-class CheckCreate(BaseModel):
-    """The JSON body of POST /v1/checks: a problem and the student's answer to it."""
+_ANSWER = Field(
+    min_length=1,
+    max_length=MAX_ANSWER_CHARS,
+    description="The student's answer, in any notation (`-14`, `x = 4`, `\\frac{3}{4}`).",
+    examples=["-14"],
+)
+
+
+class _CheckedText(BaseModel):
+    """Problem and answer pass the scans' text rules (app/schemas/text_input.py): no control
+    characters, not blank or invisible, within the length limit; unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("problem", check_fields=False)
+    @classmethod
+    def problem_text(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else check_problem_text(value, max_text_chars(info.context))
+
+    @field_validator("answer", check_fields=False)
+    @classmethod
+    def answer_text(cls, value: str) -> str:
+        return check_problem_text(value, MAX_ANSWER_CHARS)
+
+
+class CheckCreate(_CheckedText):
+    """The JSON body of POST /v1/checks: a problem and the student's answer to it. The text
+    limit comes from settings (validation context `max_text_chars`); the schema shows the
+    default."""
 
     problem: str = Field(
         min_length=1,
-        max_length=MAX_TEXT_CHARS,
         description="The problem as typed by the student.",
         examples=["If 7 - 4x = 15, what is 8x + 2?"],
+        json_schema_extra={"maxLength": MAX_TEXT_CHARS},
     )
-    answer: str = Field(
-        min_length=1,
-        max_length=MAX_ANSWER_CHARS,
-        description="The student's answer, in any notation (`-14`, `x = 4`, `\\frac{3}{4}`).",
-        examples=["-14"],
-    )
+    answer: str = _ANSWER
 
-    @field_validator("problem", "answer")
-    @classmethod
-    def not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be only whitespace")
-        return value.strip()
+
+class CheckForm(_CheckedText):
+    """The text fields of a multipart check (the image is checked on its own)."""
+
+    answer: str = _ANSWER
+    problem: str | None = None
 
 
 class CheckResponse(BaseModel):

@@ -1,6 +1,8 @@
 """Run a queued scan in a background job: progress events as each node finishes (each in its
 own short transaction, so any process can stream them), then the rows, `done`, and the input
-deleted. The job wrapper owns the final transaction; a second delivery finds the scan done."""
+deleted. The job wrapper owns the final transaction; a second delivery finds the scan done.
+A scan erased (DELETE) while its job runs stops the job quietly: its rows can no longer be
+written (the foreign keys say so), and that is the expected end, not an error."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import traceback
 import uuid
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.repositories.scan_events import ScanEventRepository, ScanInputRepository
@@ -32,6 +35,26 @@ INTERNAL_ERROR = {
 }
 
 
+class ScanErased(Exception):
+    """The scan was deleted while its job ran: nothing of it may be written any more."""
+
+
+async def _commit_unless_erased(
+    session: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID
+) -> None:
+    """Commit; a foreign-key failure because the scan is gone becomes ScanErased."""
+    try:
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        async with sessionmaker() as check:
+            gone = await ScanRepository(check).get_any_scan(scan_id) is None
+            await check.rollback()
+        if gone:
+            raise ScanErased(str(scan_id)) from None
+        raise
+
+
 class EventWriter:
     """Appends a scan's events in their own transactions (visible to SSE readers at once).
     The job is the scan's only writer, so sequence numbers are counted here: each
@@ -52,7 +75,7 @@ class EventWriter:
     async def append(self, kind: str, data: dict[str, Any]) -> None:
         async with self.sessionmaker() as session:
             ScanEventRepository(session).add(self.scan_id, self.take(), kind, data)
-            await session.commit()
+            await _commit_unless_erased(session, self.sessionmaker, self.scan_id)
 
 
 async def run_queued_scan(
@@ -84,6 +107,22 @@ async def run_queued_scan(
 
     writer = EventWriter(sessionmaker, scan_id, first_seq)
     try:
+        return await _run(services, graph, pipeline, sessionmaker, writer, request)
+    except ScanErased:
+        log.info("scan %s was erased while its job ran; job stopped", scan_id)
+        return "erased"
+
+
+async def _run(
+    services: Any,
+    graph: Any,
+    pipeline: PipelineContext,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    writer: EventWriter,
+    request: ScanRequest,
+) -> str:
+    scan_id = writer.scan_id
+    try:
         result = await run_request(
             graph,
             pipeline,
@@ -97,8 +136,8 @@ async def run_queued_scan(
     except UnreadableInput as exc:
         await _fail(sessionmaker, writer, scan_id, exc.code, exc.message)
         return f"failed: {exc.code}"
-    except RetryLater:
-        raise  # a transient outage: the queue runs the job again, the input is kept
+    except (RetryLater, ScanErased):
+        raise  # RetryLater: a transient outage; the queue runs the job again, input kept
     except Exception as exc:
         # A bug or a broken dependency: end the scan, or pollers wait and streams never end
         # (and a restart would run it again, forever). The class and stack are logged, not
@@ -121,7 +160,7 @@ async def run_queued_scan(
             return "erased"
         scan, solution = await store_result(services, session, result, request, scan)
         ScanEventRepository(session).add(scan_id, writer.take(), "done", done_event(scan, solution))
-        await session.commit()
+        await _commit_unless_erased(session, sessionmaker, scan_id)
     return "done"
 
 

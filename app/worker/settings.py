@@ -9,6 +9,7 @@ from typing import Any
 from arq import cron, func
 from arq.connections import RedisSettings
 
+from app.services.scan_sweeper import sweep_stuck_scans
 from app.settings import get_settings
 from app.worker.context import JOB_CONTEXT_KEY, open_job_context
 from app.worker.outbox import OutboxRelay
@@ -17,6 +18,8 @@ from app.worker.tasks import TASKS
 
 
 async def startup(ctx: dict[str, Any]) -> None:
+    if JOB_CONTEXT_KEY in ctx:
+        return  # the poll loop restarted after a Redis outage (app/worker/runner.py)
     settings = get_settings()
     stack = AsyncExitStack()
     queue = ArqQueue(ctx["redis"], settings.redis.queue_name)
@@ -26,6 +29,9 @@ async def startup(ctx: dict[str, Any]) -> None:
     relay = OutboxRelay.from_settings(jobs.sessionmaker, queue, settings.worker)
     relaying = asyncio.create_task(relay.run())
     stack.push_async_callback(_cancel, relaying)
+    # Scans whose job was lost with a Redis that died are queued again.
+    sweeping = asyncio.create_task(sweep_stuck_scans(jobs.sessionmaker, queue, settings.worker))
+    stack.push_async_callback(_cancel, sweeping)
     ctx["stack"] = stack
     ctx[JOB_CONTEXT_KEY] = jobs
 

@@ -73,3 +73,15 @@ def animated_png() -> bytes:
 
 def gif_named_png() -> bytes:
     return encode(Image.open(io.BytesIO(problem_png())).convert("P"), "GIF")
+
+
+def png_chunk_flood(chunks: int = 800_000) -> bytes:
+    """A real problem PNG with `chunks` empty tEXt chunks after its IHDR (~9.6 MB): every
+    chunk is valid, so only the number of them is hostile."""
+    base = problem_png()
+    return base[:33] + _chunk(b"tEXt", b"") * chunks + base[33:]
+
+
+def jpeg_marker_flood(segments: int = 2_000_000, marker: bytes = b"\xff\xfe") -> bytes:
+    """SOI then `segments` empty COM (or APP1: b"\\xff\\xe1") segments, then a real JPEG."""
+    return b"\xff\xd8" + (marker + b"\x00\x02") * segments + problem_jpeg()[2:]

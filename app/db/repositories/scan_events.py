@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ScanEvent, ScanInput
+from app.db.models import Scan, ScanEvent, ScanInput
 
 
 class ScanEventRepository:
@@ -58,3 +59,16 @@ class ScanInputRepository:
     async def pending_scan_ids(self) -> list[uuid.UUID]:
         """Queued scans whose input is still stored (not yet processed)."""
         return list(await self.session.scalars(select(ScanInput.scan_id)))
+
+    async def stuck_scan_ids(self, stored_before: datetime, limit: int = 500) -> list[uuid.UUID]:
+        """Scans still queued or running whose input was stored before `stored_before`:
+        their job should have finished long ago (it was lost, or its worker died)."""
+        return list(
+            await self.session.scalars(
+                select(ScanInput.scan_id)
+                .join(Scan, Scan.id == ScanInput.scan_id)
+                .where(Scan.state.in_(("queued", "running")), ScanInput.created_at < stored_before)
+                .order_by(ScanInput.created_at)
+                .limit(limit)
+            )
+        )

@@ -1,0 +1,63 @@
+"""Run the arq worker so that it outlives a Redis outage.
+
+arq's `Worker.main` polls Redis in a loop; a connection error escapes it and `run_worker`
+exits the process, so one Redis restart would stop every background job until someone
+restarted the worker. Here the loop is started again after such an error, with backoff (up to
+`SOLVEVERIFY_WORKER_REDIS_RETRY_MAX_S`); the log says so once when the outage starts and once
+when Redis answers again. Jobs already running keep running; arq's own signal handling
+(SIGINT/SIGTERM) still stops the worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from arq.worker import Worker, create_worker
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+# What an unreachable or restarting Redis raises (redis-py's errors, sockets, timeouts).
+REDIS_DOWN = (RedisError, OSError)
+
+
+async def run_until_stopped(worker: Worker, retry_max_s: float, first_delay_s: float = 0.5) -> None:
+    delay, outage = first_delay_s, False
+    while True:
+        try:
+            if outage:
+                if worker._pool is not None:  # (without a pool, main() connects or raises)
+                    await worker.pool.ping()
+                log.warning("Redis is reachable again: the worker goes on")
+                outage, delay = False, first_delay_s
+            await worker.main()
+            return  # burst mode ends; a normal worker polls until it is cancelled
+        except REDIS_DOWN as exc:
+            if not outage:
+                log.warning(
+                    "Redis is unreachable (%s): the worker retries until it is back",
+                    type(exc).__name__,
+                )
+                outage = True
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, retry_max_s)
+
+
+async def _close(worker: Worker) -> None:
+    with contextlib.suppress(*REDIS_DOWN):  # closing with Redis down: nothing left to tidy
+        await worker.close()
+
+
+def run_worker_resilient(settings: dict[str, Any], retry_max_s: float) -> None:
+    """`arq.run_worker`, surviving Redis outages."""
+    worker = create_worker(settings)
+    # arq's signal handlers cancel `main_task`: this loop, so SIGTERM still stops the worker.
+    worker.main_task = worker.loop.create_task(run_until_stopped(worker, retry_max_s))
+    try:
+        worker.loop.run_until_complete(worker.main_task)
+    except asyncio.CancelledError:
+        pass  # shutdown on a signal
+    finally:
+        worker.loop.run_until_complete(_close(worker))
