@@ -27,8 +27,8 @@ from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
 from app.llm.base import ModelClient
 from app.resources import Resources, keep_fresh, open_resources
-from app.settings import Settings, get_settings
 from app.services.scan_sweeper import sweep_stuck_scans
+from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +59,14 @@ def create_app(
                 asyncio.create_task(services.ocr.warm_up()),
                 asyncio.create_task(keep_fresh(services)),
                 asyncio.create_task(services.outbox.run()),
-            ]
-            yield
-            for task in background:
-                task.cancel()
                 # Scans whose job was lost (a Redis without persistence died) run again.
                 asyncio.create_task(
                     sweep_stuck_scans(services.sessionmaker, services.queue, settings.worker)
                 ),
+            ]
+            yield
+            for task in background:
+                task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
             try:  # what the last requests staged, before the queue closes
                 await services.outbox.drain()

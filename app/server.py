@@ -10,13 +10,13 @@ import argparse
 
 import uvicorn
 
+from app.api.http_layer import uvicorn_limits
 from app.logs import configure_logging
 from app.settings import get_settings
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-from app.api.http_layer import uvicorn_limits
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1)
@@ -30,9 +30,9 @@ from app.api.http_layer import uvicorn_limits
         port=args.port,
         workers=args.workers,
         log_level=settings.log_level.lower(),
+        **uvicorn_limits(settings.api),  # timeouts, header cap, concurrency (app/api/http_layer.py)
     )
 
 
 if __name__ == "__main__":
     main()
-        **uvicorn_limits(settings.api),  # timeouts, header cap, concurrency (app/api/http_layer.py)
