@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import evaluate
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
@@ -68,6 +69,8 @@ def _expand_plus_minus(text: str) -> str:
 def clean(text: str) -> str:
     text = text.replace("\\pm", "±").strip()
     text = normalize(text).strip()
+    if ELLIPSIS.search(text):
+        raise ParseError("'0.666...': only a single value is read with an ellipsis")
     text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。").strip()
     text = re.sub(r"^\$+|\$+$", "", text).strip()
     text = _SUBSCRIPT_INDEX.sub(r"\1", text)

@@ -19,6 +19,7 @@ import sympy as sp
 
 from app.symbolic.answers import Candidate, clean, parse_value, read_candidate
 from app.symbolic.crosscheck import same_value
+from app.symbolic.ellipsis import ellipsis_verdict
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
 from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
@@ -31,6 +32,7 @@ logging.getLogger("math_verify").setLevel(logging.ERROR)
 
 MIN_ROUNDED_DECIMALS = 2  # 0.67 for 2/3: two places, two significant digits
 MIN_SIGNIFICANT_DIGITS = 3  # 333.3 for 1000/3: one place, but four significant digits
+_DEGREES = re.compile(r"°|\\circ|\bdeg(?:rees?)?\b|度", re.IGNORECASE)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
@@ -85,8 +87,10 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
         return CheckResult("abstain", "none", "the problem is not one the symbolic checker reads")
     if not candidate or not candidate.strip():
         return CheckResult("reject", "none", "empty answer", expected)
+    if _DEGREES.search(candidate) and not _DEGREES.search(problem_text):
+        return CheckResult("abstain", "none", "an angle given for a problem without one", expected)
     # A unit may follow a number only when the problem uses that word ("72 clips").
-    units = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
+    units = _units(problem_text)
     try:
         if problem.kind == "arithmetic":
             assert problem.expression is not None
@@ -120,6 +124,10 @@ def _check_value(
     target: sp.Expr | None,
     units: frozenset[str],
 ) -> CheckResult:
+    claim = ellipsis_verdict(exact, candidate)
+    if claim is not None:
+        verdict = "approve" if claim else "reject"
+        return CheckResult(verdict, "evaluation", "the decimal expansion's digits", expected)
     cleaned = clean(candidate)
     if "=" in cleaned:
         left, _, right = cleaned.rpartition("=")
@@ -225,8 +233,8 @@ def _as_assignments(
         if read.tuple_form and "{" not in original:
             raise ParseError("(a, b) for one unknown: a list or an interval?")
         return [{variables[0]: v} for v in values]
-    if len(values) != len(variables):
-        raise ParseError("cannot match the answer to the variables")
+    if len(values) != len(variables) or "{" in original:
+        raise ParseError("cannot match the answer to the variables (a set has no order)")
     alphabetical = sorted(variables, key=lambda s: s.name)
     if alphabetical != variables:
         raise ParseError("a tuple whose order is ambiguous")
@@ -246,17 +254,32 @@ def _holds(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr], text: str) 
     return any(close_enough(proposal[x], s[x], text) for s in truth.assignments) or False
 
 
-def answers_equivalent(a: str, b: str) -> bool | None:
-    """Are two final answers the same value? None when neither parser can read them."""
+def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | None:
+    """Are two final answers the same value? None when the strict reader cannot read both.
+
+    The same reader as the checker: a currency sign, and a trailing unit the problem itself
+    uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
+    asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
+    units = _units(problem) if problem else frozenset()
     try:
-        va, vb = read_candidate(a, []), read_candidate(b, [])
+        va, vb = read_candidate(a, [], units), read_candidate(b, [], units)
         if va.kind == vb.kind == "values" and len(va.values) == len(vb.values) == 1:
             return same_value(va.values[0], vb.values[0])
         if va.kind == vb.kind == "values":
             return _same_set(va.values, vb.values)
     except _ERRORS:
         pass
-    return math_verify_equivalent(a, b)
+    if _plain_latex(a) and _plain_latex(b):
+        return math_verify_equivalent(a, b)
+    return None
+
+
+def _units(problem_text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
+
+
+def _plain_latex(text: str) -> bool:
+    return not re.search(r"[^0-9{}()+\-*/^., $\\]", re.sub(r"\\[a-zA-Z]+", "", text))
 
 
 def _same_set(a: tuple[sp.Expr, ...], b: tuple[sp.Expr, ...]) -> bool:

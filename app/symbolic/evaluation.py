@@ -64,6 +64,16 @@ def evaluate(expr: sp.Expr) -> sp.Expr:
     return result
 
 
+def real_throughout(expr: sp.Expr) -> bool:
+    """Is every numeric sub-expression real? (√-4)² = -4 only over ℂ; the reader works over ℝ,
+    so arithmetic through a non-real intermediate is not read (ln(-1)·0, √-2·√-8)."""
+    if expr.is_Atom:
+        return expr.is_real is not False or bool(expr.free_symbols)
+    if not all(real_throughout(a) for a in expr.args):
+        return False
+    return bool(expr.free_symbols) or evaluate(expr).is_real is True
+
+
 def is_plain_number(value: sp.Expr) -> bool:
     """A number written without unevaluated functions: sin(30) or log(5) is not an answer."""
     return bool(value.is_number) and not value.atoms(sp.Function)

@@ -18,6 +18,7 @@ import sympy as sp
 
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import readings_agree
+from app.symbolic.evaluation import real_throughout
 from app.symbolic.letters import KNOWN_NAME, space_products
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
@@ -110,6 +111,12 @@ def _parse_checked(text: str) -> sp.Expr:
     return expr
 
 
+# "Solve for x", "solve for x and y": a bare letter anywhere else ("what is a:b", "x to the
+# y", "find x and y") asks something the reader does not model.
+_FOR = re.compile(r"\bfor\s*$", re.IGNORECASE)
+_LIST_GAP = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
+
+
 def _is_mention(run: str) -> bool:
     return bool(re.fullmatch(r"[a-zA-Z](?:\s+[a-zA-Z])*", run))
 
@@ -131,11 +138,14 @@ def _read(original: str) -> MathProblem | None:
     target: Target | None = aggregate
     consumed: list[tuple[int, int]] = []
     mentions: set[str] = set()
+    joinable: list[tuple[int, int]] = []  # equations, conditions, mentions: "and" may join them
+    previous_mention = False
     prev_end = 0
     runs = _runs(text)
     for index, (start, end) in enumerate(runs):
         run = text[start:end]
-        asked_before = target_before(text[prev_end:start])
+        gap = text[prev_end:start]
+        asked_before = target_before(gap)
         asked_after = target_after(text[end:])
         prev_end = end
         asked = asked_before or asked_after
@@ -150,6 +160,8 @@ def _read(original: str) -> MathProblem | None:
             consumed.append((start - length, end) if asked_before else (start, end + length))
             continue
         consumed.append((start, end))
+        joinable.append((start, end))
+        mention_follows, previous_mention = previous_mention, False
         if re.search(r"<|>", run):
             conditions.extend(read_relation(run, _parse_checked))
         elif "=" in run:
@@ -167,11 +179,14 @@ def _read(original: str) -> MathProblem | None:
                 raise ParseError("an equality between numbers is a claim, not a problem")
             equations.append(sp.Eq(lhs, rhs, evaluate=False))
         elif _is_mention(run):
+            if not (_FOR.search(gap) or (mention_follows and _LIST_GAP.fullmatch(gap))):
+                raise ParseError("a bare letter is only read in 'solve for x (and y)'")
             mentions.update(run.split())
+            previous_mention = True
         else:
             expressions.append((run, _parse_checked(run)))
     leftover = _blank(text, consumed)
-    if not leftover_is_harmless(leftover):
+    if not leftover_is_harmless(leftover, text, joinable):
         return None
     uses_decimals = bool(re.search(r"\d\.\d", text))
     if equations:
@@ -190,6 +205,8 @@ def _read(original: str) -> MathProblem | None:
         return None
     span, expression = expressions[0]
     if expression.free_symbols or not accepts_arithmetic(leftover, span, text):
+        return None
+    if not real_throughout(expression):
         return None
     return MathProblem(
         "arithmetic", expression=expression, uses_decimals=uses_decimals, source=text

@@ -1,9 +1,9 @@
 """The words around the math: which question they ask, and whether they change the problem.
 
-Words that phrase a task ("solve", "what is", "求…的值") are read; words that carry mathematics
-the reader does not model ("even", "remainder", "at least", "最大") make it abstain, because
-dropping them would answer a different problem. Unrelated prose (an injected instruction) is
-ignored: it cannot change an equation, and the equation is checked by substitution anyway.
+Words that phrase a task ("solve", "what is", "求…的值") are read. Every other word — one that
+carries mathematics the reader does not model ("successor", "halve", "相反数"), or unrelated
+prose — makes it abstain: the leftover is checked against an allowlist, never a blocklist,
+because a dropped word that changes the question would verify the answer to another problem.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 from app.symbolic.normalize import ParseError
 from app.symbolic.target import Target
-from app.symbolic.vocabulary import INSTRUCTION_WORDS, MATH_WORDS
+from app.symbolic.vocabulary import CHINESE_TASK_WORDS, INSTRUCTION_WORDS, TASK_WORDS
 
 _CLAIM = re.compile(
     r"(?:\b(?:the\s+|my\s+|our\s+|final\s+|correct\s+|student'?s?\s+)*(?:answer|result)s?"
@@ -54,7 +54,8 @@ def _extreme(word: str) -> str:
 
 
 _QUESTION_END = re.compile(r"[?.!。？！\n]")
-_CONNECTIVES = INSTRUCTION_WORDS | {"when", "where", "given", "that", "such", "please"}
+# Only words that lead to a condition may follow the asked expression in its sentence.
+_CONNECTIVES = frozenset({"when", "where", "given", "that", "such", "if", "please"})
 
 
 def question_tail_is_plain(tail: str) -> bool:
@@ -124,26 +125,29 @@ def find_aggregate(text: str) -> tuple[Target | None, str]:
     return found, text
 
 
-_CHINESE_INSTRUCTIONS = re.compile(
-    r"解方程组|解方程|方程组|方程|计算|求解|求|化简|的值|的解|等于|多少|是|为|已知|请|下列|结果|"
-    r"得数|若|如果|设|且|则|那么|满足|当|时|实数|的根|根"
-)
-_CHINESE_MATH = re.compile(
-    r"[正负整偶奇质素大小不最和积差商倍平立度个几范围区间非除余约倒均函值角边或错假否]"
-)
-_ALLOWED_PUNCTUATION = set(" \t\n_,.;:?!'\"。，；：？！、“”‘’…")
+_ALLOWED_PUNCTUATION = set(' \t\n,.;:?!"。，；：？！“”…')
+_AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
-def leftover_is_harmless(leftover: str) -> bool:
-    """Only words and punctuation that do not change the mathematics are left."""
-    chinese = _CHINESE_INSTRUCTIONS.sub(" ", leftover)
-    if _CHINESE_MATH.search(chinese):
-        return False
-    for ch in chinese:
-        if not (ch.isalpha() or ch in _ALLOWED_PUNCTUATION or "\u3400" <= ch <= "\u9fff"):
+def leftover_is_harmless(leftover: str, text: str, joinable: list[tuple[int, int]]) -> bool:
+    """Only allowlisted task words and punctuation are left. "and" must join two of the
+    `joinable` spans (equations, conditions, mentions): "a and b" asked is another question."""
+    for m in _AND.finditer(leftover):
+        joins_left = any(
+            re.fullmatch(r"[\s,]*", text[e : m.start()]) for _, e in joinable if e <= m.start()
+        )
+        joins_right = any(
+            re.fullmatch(r"\s*", text[m.end() : s]) for s, _ in joinable if s >= m.end()
+        )
+        if not (joins_left and joins_right):
             return False
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", leftover)}
-    return not (words & MATH_WORDS)
+    rest = CHINESE_TASK_WORDS.sub(" ", _AND.sub(" ", leftover))
+    rest = re.sub(r"(?<=[A-Za-z])'(?=s\b)", " ", rest)  # what's, let's
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)}
+    if not words <= TASK_WORDS:
+        return False
+    rest = re.sub(r"[A-Za-z]+", " ", rest)
+    return all(ch in _ALLOWED_PUNCTUATION for ch in rest)
 
 
 _ASK_WORDS = re.compile(
@@ -155,7 +159,7 @@ _ASK_WORDS = re.compile(
 def accepts_arithmetic(leftover: str, span: str, text: str) -> bool:
     """Arithmetic only when it is plainly the question: nothing but instructions around it,
     or an explicit ask ("what is 17*23?", "17*23 = ?"). "3/4 of the class" is a word problem."""
-    rest = _CHINESE_INSTRUCTIONS.sub(" ", leftover)
+    rest = CHINESE_TASK_WORDS.sub(" ", leftover)
     if re.search(r"[\u3400-\u9fff]", rest) is None:
         words = {w.lower() for w in re.findall(r"[A-Za-z']+", rest)}
         if words <= INSTRUCTION_WORDS:

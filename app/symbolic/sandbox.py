@@ -70,8 +70,9 @@ class SymbolicSandbox:
     async def check(self, problem_text: str, candidate: str) -> CheckResult:
         return cast(CheckResult, await self._run(checker.check_answer, problem_text, candidate))
 
-    async def equivalent(self, a: str, b: str) -> bool | None:
-        return cast(bool | None, await self._run(checker.answers_equivalent, a, b))
+    async def equivalent(self, a: str, b: str, problem: str | None = None) -> bool | None:
+        """Strict: a unit may follow a number only when `problem` uses that word."""
+        return cast(bool | None, await self._run(checker.answers_equivalent, a, b, problem))
 
     async def math_equivalent(self, gold: str, candidate: str) -> bool | None:
         """math-verify alone (LaTeX answers such as MATH's), no problem-specific parsing."""

@@ -197,6 +197,8 @@ def target_values(problem: MathProblem, solutions: SolutionSet) -> list[sp.Expr]
     if solutions.kind != "finite":
         return None
     if target.kind == "count":
+        if solutions.repeated_root:
+            return None  # x² - 4x + 4 = 0: one root, or "two equal roots" (两个相等的实数根)?
         return [sp.Integer(len(solutions.assignments))]
     if not solutions.assignments:
         return None

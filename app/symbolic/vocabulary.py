@@ -1,44 +1,74 @@
-"""Word lists of the prose reader: which words change the mathematics, which only phrase a task."""
+"""Word lists of the prose reader: an ALLOWLIST of words that only phrase a task.
+
+Every word left over around the mathematics must be listed here, or the reader abstains: a
+word that changes the question ("successor", "halve", "相反数", "有理数") is never silently
+dropped, because nobody can list every such word, while the words that phrase a task are few.
+"""
 
 from __future__ import annotations
+
+import re
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Words that carry mathematics this reader does not model: one left over means abstain.
-# Operations (doubled, in binary, absolute value), qualifiers (smaller, one, first),
-# connectives (or) and negations (is false, fails) all change the question asked.
-MATH_WORDS = _words(
+# English words that phrase a task and cannot change the mathematics. "and" is not here: it is
+# allowed only between two equations, conditions or mentions (prose.leftover_is_harmless).
+TASK_WORDS = _words(
     """
-    above absolute acos angle another any approximate approximately arccos arcsin arctan area
-    aren asin at atan average base below between bigger biggest billion billions binary but can
-    cannot cbrt ceil ceiling circle cm complex consecutive convert converted cosh cot csc cube
-    cubed day days decimal degree degrees derivative difference different digit digits distinct
-    divided divisible doesn domain don double doubled dozen either even exceed exceeds except
-    excluding expand f fact factor factorise factorize factorized fail failed fails false feet
-    fewer first floor frac fraction function g gcd grams greater greatest h half halved
-    hexadecimal higher hour hours how hundred hundreds hundredths imaginary impossible inches
-    incorrect instead int integer integers integral interest interval invalid inverse inverted
-    irrational isn kg km lakh larger largest last lcm least less lesser limit lower many max
-    maximum mean median meters metres million millions min minimum minus minute minutes mm mod
-    modulo more most multiple multiples multiplied natural nearest negated negative neither
-    never no nonnegative nonpositive nonzero nor not notation number numbers numeral numerals
-    octal odd one ones only opposite or other otherwise over percent percentage perimeter plus
-    positive possible prime probability product proportion quadrupled quotient radian radians
-    range ratio rational reciprocal rectangle remainder roman round rounded scientific sec
-    second seconds sequence series sgn side sides sign simplest sinh smaller smallest some sqr
-    square squared sum tanh tens tenths term terms than thousand thousands times total triangle
-    triple tripled trunc twice unique unless untrue value values volume week weeks whole without
-    wrong zero
+    a an answer are assume be calculate compute determine equal equals equation equations
+    evaluate exact expression find for given if is let of please result s satisfies satisfy
+    simplify solution solutions solve such suppose system that the then to value what whats
+    when where which with
     """
 )
 
-# Words that only phrase a task: arithmetic surrounded by nothing else is plainly the question.
+# Words that only phrase arithmetic ("what is 17*23?", "calculate 3/4 + 5/6").
 INSTRUCTION_WORDS = _words(
     """
-    a an and answer calculate compute determine equal equals equation evaluate expression find
-    for given if is of out please result simplify solve the then to value what whats work
+    a an answer calculate compute determine evaluate find is of please result simplify the
+    value what whats s work out
     """
 )
+
+# Chinese task phrases, longest first: a CJK character outside them means abstain.
+_CHINESE_TASK_PHRASES = [
+    "解方程组",
+    "解方程",
+    "方程组",
+    "方程",
+    "计算",
+    "求解",
+    "化简",
+    "的值",
+    "的解",
+    "的根",
+    "等于",
+    "多少",
+    "已知",
+    "下列",
+    "结果",
+    "得数",
+    "如果",
+    "那么",
+    "满足",
+    "其中",
+    "实数",
+    "求",
+    "是",
+    "为",
+    "请",
+    "若",
+    "设",
+    "且",
+    "则",
+    "当",
+    "时",
+    "根",
+    "解",
+    "值",
+    "的",
+]
+CHINESE_TASK_WORDS = re.compile("|".join(_CHINESE_TASK_PHRASES))
