@@ -1,0 +1,113 @@
+"""The worker and a Redis of the test's own that dies (kill -9): the worker rides out the
+outage and goes on when Redis is back; scans whose `run_scan` job was already handed to a
+Redis without persistence (and died with it) are found by the stuck-scan sweeper and finish.
+Real processes: `serve`, `worker`, redis-server."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.fixtures.processes import RedisServer, serve, start_worker, stop
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path, persistent=False).start()
+    yield server
+    server.stop()
+
+
+def stack_env(tmp_path: Path, redis: RedisServer) -> dict[str, str]:
+    return {
+        "SOLVEVERIFY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'solveverify.db'}",
+        "SOLVEVERIFY_REDIS_URL": redis.url,
+        "SOLVEVERIFY_LLAMACPP_ENABLED": "false",
+        "SOLVEVERIFY_RETRIEVAL_LOAD_ON_START": "false",
+        "SOLVEVERIFY_WORKER_OUTBOX_POLL_S": "0.5",
+        "SOLVEVERIFY_WORKER_OUTBOX_MAX_BACKOFF_S": "1",
+        "SOLVEVERIFY_WORKER_REDIS_RETRY_MAX_S": "1",
+        "SOLVEVERIFY_WORKER_STUCK_SCAN_AFTER_S": "3",
+        "SOLVEVERIFY_WORKER_STUCK_SCAN_SWEEP_S": "1",
+    }
+
+
+def post_async(base: str, n: int) -> str:
+    response = httpx.post(
+        f"{base}/v1/scans",
+        json={"text": f"Solve 2x + {n} = {n + 8}"},
+        headers={"Prefer": "respond-async"},
+        timeout=30,
+    )
+    assert response.status_code == 202, response.text
+    return response.json()["scan_id"]
+
+
+def wait_done(base: str, scan_ids: list[str], timeout: float, log: Path) -> None:
+    deadline = time.monotonic() + timeout
+    states: dict[str, str] = {}
+    while time.monotonic() < deadline:
+        states = {
+            s: httpx.get(f"{base}/v1/scans/{s}", timeout=10).json()["state"] for s in scan_ids
+        }
+        if all(state == "done" for state in states.values()):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"not done: {states}\n{log.read_text()[-3000:]}")
+
+
+def test_the_worker_survives_a_redis_outage(tmp_path: Path, redis: RedisServer) -> None:
+    env = stack_env(tmp_path, redis)
+    server, worker = None, None
+    log = tmp_path / "worker.log"
+    try:
+        server, base = serve(tmp_path, env)
+        worker = start_worker(tmp_path, env)
+        wait_done(base, [post_async(base, 1)], 90, log)
+        redis.kill()
+        time.sleep(4)
+        assert worker.poll() is None, f"the worker exited:\n{log.read_text()[-3000:]}"
+        redis.start()
+        wait_done(base, [post_async(base, 2)], 60, log)
+        text = log.read_text()
+        assert text.count("Redis is unreachable") == 1, text[-3000:]  # one warning an outage
+        assert "Redis is reachable again" in text
+        assert "Traceback" not in text, text[-3000:]
+    finally:
+        stop(worker)
+        stop(server)
+
+
+def test_scans_lost_with_redis_are_swept_back_and_finish(
+    tmp_path: Path, redis: RedisServer
+) -> None:
+    env = stack_env(tmp_path, redis)
+    server, worker = None, None
+    try:
+        server, base = serve(tmp_path, env)
+        scans = [post_async(base, n) for n in range(1, 6)]  # no worker yet: jobs wait in Redis
+
+        def handed_to_redis() -> bool:
+            with sqlite3.connect(tmp_path / "solveverify.db") as db:
+                return not db.execute(
+                    "SELECT count(*) FROM outbox WHERE task = 'run_scan' AND delivered_at IS NULL"
+                ).fetchone()[0]
+
+        deadline = time.monotonic() + 20
+        while not handed_to_redis() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert handed_to_redis()
+        redis.kill()  # not persistent: the five run_scan jobs are gone
+        redis.start()
+        worker = start_worker(tmp_path, env)
+        wait_done(base, scans, 90, tmp_path / "worker.log")
+    finally:
+        stop(worker)
+        stop(server)
