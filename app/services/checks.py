@@ -9,17 +9,14 @@ anything else is `unknown`. Used by POST /v1/checks and `solveverify check`.
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from app.analysis.classifier import detect_language
 from app.pipeline.context import PipelineContext
-from app.pipeline.prompts import quick_verify as prompts
+from app.pipeline.verification_stages import validation_stages
 from app.resources import Resources
 from app.schemas.checks import CheckResponse
 from app.services.scans import UnreadableInput
-from app.verification.llm_check import llm_verdict
-from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
-from app.verification.validator import Stage, ValidationOutcome, validate
+from app.verification.validator import ValidationOutcome, validate
 
 log = logging.getLogger(__name__)
 
@@ -33,21 +30,15 @@ async def check_answer(
     """Raises UnreadableInput (as a scan does) when there is no problem to check against."""
     text = await _problem_text(services, problem, image)
     ctx = services.pipeline
-    stages: list[Stage] = [partial(programmatic_verdict, ctx.sandbox, text, answer)]
-    if (known := await _bank_answer(ctx, text)) is not None:
-        stages.append(partial(ground_truth_verdict, ctx.sandbox, known, answer))
-    if (verifier := admitted_verifier(ctx)) is not None:
-        messages = prompts.build(text, answer, NO_STEPS, detect_language(text))
-        stages.append(
-            partial(
-                llm_verdict,
-                ctx.registry.get(verifier, "verify"),
-                messages,
-                timeout=ctx.verify.quick_verify_timeout_s,
-                candidate=answer,
-                equivalent=ctx.sandbox.equivalent,
-            )
-        )
+    stages = validation_stages(
+        ctx,
+        text,
+        answer,
+        ground_truth=await _bank_answer(ctx, text),
+        verifier=admitted_verifier(ctx),
+        steps=NO_STEPS,
+        language=detect_language(text),
+    )
     return check_response(await validate(stages, ctx.thresholds), ctx)
 
 

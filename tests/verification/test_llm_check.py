@@ -133,6 +133,7 @@ async def test_contradicted_approval_of_a_wrong_answer_is_not_verified(
 
 
 async def test_agreeing_admitted_verifier_verifies(graph, make_context, server) -> None:
+    server.then(Reply("{}"))  # ANALYZE asks the configured model for labels first: none here
     server.then(Reply(verdict_json(True, 0.95, "86")))
     ctx = make_context(solver("right_model", "86"), sdk_verifier(server), symbolic=False)
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))

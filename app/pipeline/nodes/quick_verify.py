@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -11,14 +10,12 @@ from langgraph.runtime import Runtime
 from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
 from app.pipeline.evidence import evidence_plan, panel_evidence
-from app.pipeline.prompts import quick_verify as prompts
 from app.pipeline.routing import next_after_verify
 from app.pipeline.self_consistency import sample_agreement
 from app.pipeline.state import AttemptRecord, SolveState
+from app.pipeline.verification_stages import validation_stages
 from app.verification.calibration import verdict_signals
-from app.verification.llm_check import llm_verdict
-from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
-from app.verification.validator import Stage, validate
+from app.verification.validator import validate
 from app.verification.verdict import Verdict
 
 STEPS_SUMMARY_CHARS = 1500
@@ -42,25 +39,15 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
     ctx = runtime.context
     assert state.solution is not None and state.provider is not None
     answer = state.solution.final_answer
-    stages: list[Stage] = [partial(programmatic_verdict, ctx.sandbox, state.problem_text, answer)]
-    if state.ground_truth is not None:
-        stages.append(partial(ground_truth_verdict, ctx.sandbox, state.ground_truth, answer))
-    verifier = ctx.registry.verifier_for(state.provider)
-    if verifier is not None:
-        messages = prompts.build(state.problem_text, answer, steps_summary(state), state.language)
-        stages.append(
-            partial(
-                llm_verdict,
-                ctx.registry.get(verifier, "verify"),
-                messages,
-                timeout=ctx.verify.quick_verify_timeout_s,
-                candidate=answer,
-                equivalent=ctx.sandbox.equivalent,
-                may_approve=ctx.registry.verifier_admitted(
-                    verifier, ctx.verify.verifier_auroc, ctx.verify.min_verifier_auroc
-                ),
-            )
-        )
+    stages = validation_stages(
+        ctx,
+        state.problem_text,
+        answer,
+        ground_truth=state.ground_truth,
+        verifier=ctx.registry.verifier_for(state.provider),
+        steps=steps_summary(state),
+        language=state.language,
+    )
     outcome = await validate(stages, ctx.thresholds)
     passed, signal = outcome.approved, outcome.confidence
     method: str | None = outcome.primary_method
