@@ -44,11 +44,18 @@ def _logging(level: str) -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    workers: Annotated[int, typer.Option(help="uvicorn worker processes.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Server processes (default: the CPU count on Postgres, 1 on SQLite)."
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP API (migrates the embedded SQLite database on start)."""
     # Exec, not call: the server is a fresh process that never loads the other commands.
-    args = ["--host", host, "--port", str(port), "--workers", str(workers)]
+    args = ["--host", host, "--port", str(port)]
+    if workers is not None:
+        args += ["--workers", str(workers)]
     os.execv(sys.executable, [sys.executable, "-m", "app.server", *args])
 
 

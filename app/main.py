@@ -26,6 +26,7 @@ from app.api.openapi_docs import build_openapi, camel_case_id
 from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
 from app.llm.base import ModelClient
+from app.logs import configure_logging
 from app.resources import Resources, keep_fresh, open_resources
 from app.services.scan_sweeper import sweep_stuck_scans
 from app.settings import Settings, get_settings
@@ -44,6 +45,9 @@ def create_app(
     settings: Settings | None = None, *, extra_clients: Sequence[ModelClient] = ()
 ) -> FastAPI:
     settings = settings or get_settings()
+    # uvicorn's worker processes (serve --workers N) start fresh: set logging up in each
+    # (a no-op where the process already did).
+    configure_logging(settings.log_level)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -137,6 +141,8 @@ async def resume_queued_scans(services: Resources) -> None:
 
     if not isinstance(services.queue, InProcessQueue):
         return
+    if not await services.upkeep.is_leader():
+        return  # several server processes: the one that leads resumes them, once
     async with services.sessionmaker() as session:
         pending = await ScanInputRepository(session).pending_scan_ids()
     for scan_id in pending:

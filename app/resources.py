@@ -6,7 +6,6 @@ compiled graph against the same providers and database.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -30,6 +29,7 @@ from app.pipeline.graph import SolveGraph, build_graph
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
 from app.services.auth import KeyAuthenticator
 from app.services.provider_counts import ProviderResultCounts
+from app.services.upkeep import UpkeepLeader, keep_fresh
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
@@ -38,6 +38,8 @@ from app.worker.context import open_job_context
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
+
+__all__ = ["Resources", "keep_fresh", "open_resources", "unit_of_work"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,7 @@ class Resources:
     authenticator: KeyAuthenticator
     rate_limiter: RateLimiter
     provider_counts: ProviderResultCounts
+    upkeep: UpkeepLeader  # does this process run the service-wide jobs?
 
 
 @asynccontextmanager
@@ -114,32 +117,6 @@ def reload_calibration(services: Resources) -> bool:
     return True
 
 
-async def keep_fresh(services: Resources) -> None:
-    """Background upkeep of a server process: the routing table follows the data, a refitted
-    calibrator is picked up, and without Redis (no arq cron) the daily recalibration runs
-    on the in-process queue."""
-    from datetime import UTC, datetime
-
-    from app.analytics.routing import refresh_routing
-
-    verify = services.settings.verify
-    recalibrated_on = None
-    while True:
-        try:
-            await refresh_routing(
-                services.sessionmaker, services.registry, verify.routing_min_samples
-            )
-            if reload_calibration(services):
-                log.info("loaded a refitted calibrator from %s", verify.calibration_path)
-            day = datetime.now(UTC).strftime("%Y%m%d")
-            if not services.settings.redis.url and day != recalibrated_on:
-                await services.queue.enqueue("recalibrate", job_id=f"recalibrate:{day}")
-                recalibrated_on = day
-        except Exception:  # upkeep must never take the server down
-            log.exception("background upkeep failed")
-        await asyncio.sleep(verify.routing_refresh_s)
-
-
 @asynccontextmanager
 async def open_resources(
     settings: Settings,
@@ -181,6 +158,8 @@ async def open_resources(
         if isinstance(queue, InProcessQueue):
             queue.bind(jobs)
         stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
+        upkeep = UpkeepLeader(engine, settings.database.url)
+        stack.push_async_callback(upkeep.close)
         yield Resources(
             settings=settings,
             engine=engine,
@@ -196,4 +175,5 @@ async def open_resources(
             authenticator=KeyAuthenticator.from_settings(sessionmaker, settings.auth),
             rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
             provider_counts=ProviderResultCounts(SpotCheckRates().new_provider_results),
+            upkeep=upkeep,
         )

@@ -1,34 +1,60 @@
 """`python -m app.server`: the HTTP server process (what `solveverify serve` execs into).
 
 A process of its own, started fresh, so a server imports what serving needs and nothing of the
-CLI's other commands (the benchmarks among them).
+CLI's other commands (the benchmarks among them). With several workers uvicorn supervises N
+processes sharing the socket; each opens its own Resources (app.main), and what must happen
+once for the service is made safe there: the outbox relays lease rows, one process leads the
+upkeep (app.services.upkeep), budgets and rate limits are counted in Redis.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import os
 
 import uvicorn
 
 from app.api.http_layer import uvicorn_limits
 from app.logs import configure_logging
-from app.settings import get_settings
+from app.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+
+def default_workers(settings: Settings) -> int:
+    """One process per core on Postgres; SQLite has one writer, so one process."""
+    return 1 if settings.database.is_sqlite else max(1, os.cpu_count() or 1)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args(argv)
     settings = get_settings()
     configure_logging(settings.log_level)
+    workers = args.workers or default_workers(settings)
+    if workers > 1:
+        if settings.database.is_sqlite:
+            # Migrate once here, not racing in every worker's start.
+            from app.db.migrate import upgrade_async
+
+            asyncio.run(upgrade_async(settings.database.url))
+        if not settings.redis.url:
+            log.warning(
+                "%d server processes without Redis: rate limits and model budgets are counted "
+                "per process (set SOLVEVERIFY_REDIS_URL to share them)",
+                workers,
+            )
     uvicorn.run(
         "app.main:create_app",
         factory=True,
         host=args.host,
         port=args.port,
-        workers=args.workers,
+        workers=workers,
         log_level=settings.log_level.lower(),
         **uvicorn_limits(settings.api),  # timeouts, header cap, concurrency (app/api/http_layer.py)
     )

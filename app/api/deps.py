@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.resources import Resources, unit_of_work
 
 
-def get_services(request: Request) -> Resources:
+async def get_services(request: Request) -> Resources:
+    # async: FastAPI runs a plain `def` dependency on a worker thread (a hop per request)
     services: Resources = request.app.state.services
     return services
 

@@ -1,6 +1,7 @@
 """Deliver staged jobs from the outbox table to the queue.
 
-Rows are read in one short transaction and marked in another, with the queue calls in between
+Rows are claimed in one short transaction (leased, so the relays of several server processes
+never hand out the same row together) and marked in another, with the queue calls in between
 and no transaction open (SQLite cannot upgrade a read snapshot after another commit). Delivery
 is at least once; job ids make a second delivery a no-op in either queue, and every task is
 idempotent besides.
@@ -34,6 +35,7 @@ class OutboxRelay:
         enqueue_timeout_s: float = 2.0,
         batch: int = 200,
         gather_s: float = 0.05,
+        lease_s: float = 60.0,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.queue = queue
@@ -42,6 +44,9 @@ class OutboxRelay:
         self.enqueue_timeout_s = enqueue_timeout_s
         self.batch = batch
         self.gather_s = gather_s
+        # Claimed rows are hidden from other processes' relays this long (at least once:
+        # a relay that dies mid-batch leaves them to the next one after the lease).
+        self.lease_s = lease_s
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -78,11 +83,10 @@ class OutboxRelay:
         async with self._lock:
             while True:
                 async with self.sessionmaker() as session:
-                    due = [
-                        (m.id, m.task, m.args, m.job_id, m.attempts)
-                        for m in await OutboxRepository(session).due(utcnow(), self.batch)
-                    ]
-                    await session.rollback()  # end the read before the queue calls
+                    now = utcnow()
+                    lease = now + timedelta(seconds=self.lease_s)
+                    due = await OutboxRepository(session).claim_due(now, self.batch, lease)
+                    await session.commit()  # end the claim before the queue calls
                 if not due:
                     return delivered_total
                 delivered: list[int] = []
@@ -108,6 +112,8 @@ class OutboxRelay:
                             available_at=utcnow() + timedelta(seconds=delay),
                             error=error,
                         )
+                        untried = [row[0] for row in due if row[0] not in delivered]
+                        await outbox.release([i for i in untried if i != message_id], utcnow())
                     await session.commit()
                 delivered_total += len(delivered)
                 if failure is not None:

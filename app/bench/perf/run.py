@@ -2,8 +2,9 @@
 
 Everything runs on this machine in one run: fake providers (app.bench.fake_llm) in their own
 processes answer after a fixed latency L through the official SDKs; `solveverify serve` runs
-as one uvicorn worker; the load comes from this process. Figures are ratios measured in the
-same run, so a busy machine moves numerator and denominator together.
+as one uvicorn worker, and on Postgres also as one per core; the load comes from this process.
+The server's CPU time per scan is read from /proc for its whole process tree. Figures are
+ratios measured in the same run, so a busy machine moves numerator and denominator together.
 """
 
 from __future__ import annotations
@@ -23,18 +24,24 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from app.bench.perf.cost import evidence_costs
 from app.bench.perf.load import LoadResult, run_load
+from app.bench.perf.multi import baseline_processes, with_cpu
+from app.bench.perf.report import table
 from app.bench.perf.stack import (
     CLI,
     cli_env,
     fake_provider,
     peak_rss_mb,
+    process_tree,
     serve,
     start_worker,
     stop,
 )
 from app.datasets import GSM8K_TEST, open_text
 from app.db.admin import create_database, drop_database
+
+__all__ = ["PerfConfig", "fanout", "provider_env", "run_load_test", "run_perf", "table"]
 
 FALLBACK_PROBLEMS = [
     "A baker fills {n} trays with 13 muffins each and sells all but 5. How many are sold?",
@@ -45,6 +52,10 @@ FALLBACK_PROBLEMS = [
 @dataclass(frozen=True)
 class PerfConfig:
     latency_s: float = 0.2
+    # Model calls a text scan waits on one after another: ANALYZE's labels, SOLVE,
+    # QUICK_VERIFY, ENRICH's labels (issue 16 added the first and the last). The critical
+    # path is this many times L; `cost_by_policy` counts the calls the fake really heard.
+    sequential_calls: int = 4
     concurrency: tuple[int, ...] = (1, 10, 50)
     rounds: int = 8  # requests per client at each concurrency level
     throughput_s: float = 10.0
@@ -96,8 +107,8 @@ async def redis_reachable(url: str | None) -> bool:
 
 
 @contextmanager
-def running(directory: Path, env: dict[str, str]) -> Iterator[tuple[Any, str]]:
-    process, base = serve(directory, env)
+def running(directory: Path, env: dict[str, str], workers: int = 1) -> Iterator[tuple[Any, str]]:
+    process, base = serve(directory, env, workers)
     try:
         yield process, base
     finally:
@@ -126,28 +137,34 @@ async def critical_path(base: str, pool: list[str], config: PerfConfig) -> dict[
 
 
 async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) -> LoadResult:
-    """The same two model calls with nothing around them: SOLVE through the Anthropic SDK,
-    then the check through the OpenAI SDK, JSON parsed; no LangGraph, no database, no HTTP
-    server. Same prompts as the service."""
+    """The same model calls with nothing around them: ANALYZE's labels, SOLVE and ENRICH's
+    labels through the Anthropic SDK (the labeller is the first provider), the check through
+    the OpenAI SDK, each reply's JSON parsed; no LangGraph, no database, no HTTP server. Same
+    prompts as the service."""
     from anthropic import AsyncAnthropic
     from openai import AsyncOpenAI
 
-    from app.pipeline.prompts import quick_verify, solve
+    from app.llm.types import Message
+    from app.pipeline.prompts import analyze, enrich, quick_verify, solve
 
     anthropic = AsyncAnthropic(api_key="bench", base_url=fake_url, max_retries=0)
     openai = AsyncOpenAI(api_key="bench", base_url=f"{fake_url}/v1", max_retries=0)
     result = LoadResult(clients)
     counter = iter(range(requests))
 
-    async def one(problem: str) -> None:
-        messages = solve.build(problem, "en")
-        solved = await anthropic.messages.create(
+    async def claude(messages: list[Message], max_tokens: int) -> dict[str, Any]:
+        reply = await anthropic.messages.create(
             model="claude-haiku-4-5",
-            max_tokens=1024,
+            max_tokens=max_tokens,
             system=messages[0].content,
             messages=[{"role": "user", "content": m.content} for m in messages[1:]],
         )
-        answer = json.loads(solved.content[0].text)["final_answer"]  # type: ignore[union-attr]
+        parsed: dict[str, Any] = json.loads(reply.content[0].text)  # type: ignore[union-attr]
+        return parsed
+
+    async def one(problem: str) -> None:
+        await claude(analyze.build(problem, "en"), 256)
+        answer = (await claude(solve.build(problem, "en"), 1024))["final_answer"]
         check = quick_verify.build(problem, answer, "", "en")
         checked = await openai.chat.completions.create(
             model="gpt-4o-mini",
@@ -158,6 +175,7 @@ async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) 
             response_format={"type": "json_object"},
         )
         json.loads(checked.choices[0].message.content or "{}")
+        await claude(enrich.build(problem, "en", "math", "primary"), 256)
 
     async def client() -> None:
         for i in counter:
@@ -177,11 +195,26 @@ async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) 
 # ---------------------------------------------------------------- 3: overhead-only throughput
 
 
-async def throughput(base: str, pool: list[str], config: PerfConfig) -> LoadResult:
+async def throughput(
+    server_pid: int, base: str, pool: list[str], config: PerfConfig
+) -> tuple[LoadResult, float]:
+    """The load and the server's CPU milliseconds per answered scan (warm-up excluded)."""
     await warm(base, scan_body(pool))
-    return await run_load(
-        base, scan_body(pool), concurrency=config.throughput_clients, duration_s=config.throughput_s
+    measured, cpu_s = await with_cpu(
+        server_pid,
+        lambda: run_load(
+            base,
+            scan_body(pool),
+            concurrency=config.throughput_clients,
+            duration_s=config.throughput_s,
+        ),
     )
+    return measured, round(1000 * cpu_s / max(measured.ok, 1), 2)
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Peak RSS summed over a server's process tree (every uvicorn worker, the sandbox)."""
+    return round(sum(peak_rss_mb(p) or 0 for p in process_tree(pid)), 1)
 
 
 # ---------------------------------------------------------------- 4: verifier fan-out
@@ -270,7 +303,7 @@ def ocr(config: PerfConfig) -> float:
 
 async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> dict[str, Any]:
     pool = problems()
-    two_l = 2 * config.latency_s
+    critical_s = config.sequential_calls * config.latency_s
     with tempfile.TemporaryDirectory(prefix="solveverify-perf-") as tmp:
         directory = Path(tmp)
         use_redis = await redis_reachable(config.redis_url)
@@ -300,12 +333,15 @@ async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> di
             top = max(config.concurrency)
             base_run = await baseline(slow_url, pool, top, top * config.rounds)
             report["critical_path"] = {
-                str(c): {**r.summary(), "ratio_p50_to_2L": round(r.p(50) / two_l, 3)}
+                str(c): {
+                    **r.summary(),
+                    "ratio_p50_to_critical_path": round(r.p(50) / critical_s, 3),
+                }
                 for c, r in levels.items()
             }
             report["verification_statuses"] = sorted(statuses)
             report["baseline_c50"] = base_run.summary()
-            report["critical_path_ratio_c50"] = round(levels[top].p(50) / two_l, 3)
+            report["critical_path_ratio_c50"] = round(levels[top].p(50) / critical_s, 3)
             report["baseline_ratio_c50"] = round(levels[top].p(50) / base_run.p(50), 3)
 
             worker_rss = None
@@ -316,24 +352,10 @@ async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> di
                 )
 
             say("3. overhead-only throughput (zero-latency providers) …")
-            for backend in ("sqlite", "postgres"):
-                url = f"sqlite+aiosqlite:///{directory / 'throughput.db'}"
-                if backend == "postgres":
-                    if not config.postgres_admin_url:
-                        continue
-                    url = await create_database(config.postgres_admin_url, "solveverify_perf")
-                try:
-                    env = {**provider_env(fast_url), **queue_env, "SOLVEVERIFY_DATABASE_URL": url}
-                    if backend == "postgres":
-                        upgrade(directory, env)
-                    with running(directory, env) as (server, base):
-                        measured = await throughput(base, pool, config)
-                        server_rss = max(server_rss or 0, peak_rss_mb(server.pid) or 0)
-                    report[f"throughput_{backend}"] = measured.summary()
-                    report[f"throughput_rps_{backend}"] = round(measured.throughput_rps, 1)
-                finally:
-                    if backend == "postgres" and config.postgres_admin_url:
-                        await drop_database(config.postgres_admin_url, url)
+            server_rss = max(
+                server_rss or 0,
+                await overhead_runs(directory, pool, config, report, fast_url, slow_url, queue_env),
+            )
             report["server_peak_rss_mb"] = server_rss
             report["worker_peak_rss_mb"] = worker_rss
 
@@ -341,19 +363,113 @@ async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> di
             ratios = await fanout(slow_url, config)
             report["fanout_ratios"] = {str(k): round(v, 3) for k, v in ratios.items()}
             report["fanout_ratio_k6"] = round(ratios.get(6, 0.0), 3)
+
+            say("5. model calls and tokens per scan, per evidence policy …")
+            costs = await evidence_costs(
+                directory,
+                provider_env(fast_url),
+                fast_url,
+                scan_body(pool),
+                config.redis_url if use_redis else None,
+            )
+            report["cost_by_policy"] = costs
+            report["calls_per_scan"] = {p: _split(c, "calls") for p, c in costs.items()}
+            report["tokens_per_scan"] = {p: _split(c, "tokens") for p, c in costs.items()}
         finally:
             stop(slow)
             stop(fast)
             if use_redis:
                 await delete_queue(config.redis_url or "", queue_name)
-        say("5. local model and OCR …")
+        say("6. local model and OCR …")
         local = await asyncio.to_thread(local_model, config)
         report["local_model"] = local
         report["local_model_ratio"] = local["ratio"] if local else None
         report["ocr_seconds_per_image"] = round(await asyncio.to_thread(ocr, config), 3)
     report["machine"] = machine()
     report["latency_s"] = config.latency_s
+    report["sequential_calls"] = config.sequential_calls
     return report
+
+
+def _split(cost: dict[str, Any], key: str) -> dict[str, Any]:
+    background = cost["background"]
+    return {"request": cost["request"][key], "background": background and background[key]}
+
+
+async def overhead_runs(
+    directory: Path,
+    pool: list[str],
+    config: PerfConfig,
+    report: dict[str, Any],
+    fast_url: str,
+    slow_url: str,
+    queue_env: dict[str, str],
+) -> float:
+    """Throughput and CPU per scan on SQLite (one process) and Postgres (one, and one per
+    core); on Postgres with one per core also the critical path at the top concurrency and the
+    baseline as as many processes. Returns the largest server process's peak RSS."""
+    cores = os.cpu_count() or 1
+    peak = 0.0
+    runs = [("sqlite", 1), ("postgres", 1), ("postgres", cores)]
+    for backend in ("sqlite", "postgres"):
+        url = f"sqlite+aiosqlite:///{directory / 'throughput.db'}"
+        if backend == "postgres":
+            if not config.postgres_admin_url:
+                continue
+            url = await create_database(config.postgres_admin_url, "solveverify_perf")
+        try:
+            env = {**provider_env(fast_url), **queue_env, "SOLVEVERIFY_DATABASE_URL": url}
+            if backend == "postgres":
+                upgrade(directory, env)
+            for name, workers in [(b, w) for b, w in runs if b == backend]:
+                key = name if workers == 1 else f"{name}_multi"
+                with running(directory, env, workers) as (server, base):
+                    measured, cpu_ms = await throughput(server.pid, base, pool, config)
+                    peak = max(peak, *(peak_rss_mb(p) or 0 for p in process_tree(server.pid)))
+                    if workers > 1:
+                        report["server_multi_total_rss_mb"] = tree_rss_mb(server.pid)
+                report[f"throughput_{key}"] = {**measured.summary(), "workers": workers}
+                report[f"throughput_rps_{key}"] = round(measured.throughput_rps, 1)
+                report[f"cpu_ms_per_scan_{key}"] = cpu_ms
+            if backend == "postgres" and cores > 1:
+                slow_env = {**env, **provider_env(slow_url)}
+                await critical_path_multi(directory, pool, config, report, slow_env, slow_url)
+        finally:
+            if backend == "postgres" and config.postgres_admin_url:
+                await drop_database(config.postgres_admin_url, url)
+    report["cpu_ms_per_scan"] = report.get("cpu_ms_per_scan_postgres") or report.get(
+        "cpu_ms_per_scan_sqlite"
+    )
+    report["workers_multi"] = cores
+    return peak
+
+
+async def critical_path_multi(
+    directory: Path,
+    pool: list[str],
+    config: PerfConfig,
+    report: dict[str, Any],
+    env: dict[str, str],
+    slow_url: str,
+) -> None:
+    cores = os.cpu_count() or 1
+    top = max(config.concurrency)
+    critical_s = config.sequential_calls * config.latency_s
+    with running(directory, env, cores) as (server, base):
+        await warm(base, scan_body(pool))
+        measured, cpu_s = await with_cpu(
+            server.pid,
+            lambda: run_load(base, scan_body(pool), concurrency=top, requests=top * config.rounds),
+        )
+    base_run = await baseline_processes(slow_url, top, top * config.rounds, cores)
+    report["critical_path_c50_multi"] = {
+        **measured.summary(),
+        "workers": cores,
+        "cpu_ms_per_scan": round(1000 * cpu_s / max(measured.ok, 1), 2),
+    }
+    report["baseline_c50_multi"] = {**base_run.summary(), "processes": cores}
+    report["critical_path_ratio_c50_multi"] = round(measured.p(50) / critical_s, 3)
+    report["baseline_ratio_c50_multi"] = round(measured.p(50) / base_run.p(50), 3)
 
 
 def upgrade(directory: Path, env: dict[str, str]) -> None:
@@ -402,56 +518,6 @@ def machine() -> str:
     except OSError:
         pass
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
-
-
-def table(report: dict[str, Any]) -> list[str]:
-    """The human-readable summary (README shows it)."""
-    rows = [
-        f"machine: {report['machine']}",
-        f"model latency L = {report['latency_s'] * 1000:.0f} ms; queue: {report['queue']}",
-        "",
-    ]
-    rows.append("| measure | p50 | p95 | p99 | ratio | goal |")
-    rows.append("|---|---|---|---|---|---|")
-    for clients, r in report["critical_path"].items():
-        goal = "≤ 1.05" if clients == str(max(int(c) for c in report["critical_path"])) else ""
-        rows.append(
-            f"| POST /v1/scans, {clients} concurrent | {r['p50_s'] * 1000:.0f} ms | "
-            f"{r['p95_s'] * 1000:.0f} ms | {r['p99_s'] * 1000:.0f} ms | "
-            f"{r['ratio_p50_to_2L']:.3f} × 2L | {goal} |"
-        )
-    b = report["baseline_c50"]
-    rows.append(
-        f"| hand-written asyncio baseline, 50 concurrent | {b['p50_s'] * 1000:.0f} ms | "
-        f"{b['p95_s'] * 1000:.0f} ms | {b['p99_s'] * 1000:.0f} ms | "
-        f"ours ÷ baseline {report['baseline_ratio_c50']:.3f} | |"
-    )
-    for backend in ("sqlite", "postgres"):
-        if f"throughput_rps_{backend}" in report:
-            t = report[f"throughput_{backend}"]
-            rows.append(
-                f"| overhead-only throughput, {backend} | {t['p50_s'] * 1000:.1f} ms | "
-                f"{t['p95_s'] * 1000:.1f} ms | {t['p99_s'] * 1000:.1f} ms | "
-                f"{t['throughput_rps']:.0f} scans/s | ≥ 300 |"
-            )
-    for k, ratio in report["fanout_ratios"].items():
-        goal = "≤ 1.10" if k == "6" else ""
-        rows.append(
-            f"| fan-out, K = {k} aspect verifiers | | | | {ratio:.3f} × one call | {goal} |"
-        )
-    local = report["local_model"]
-    if local:
-        rows.append(
-            f"| local model (SmolLM2-135M) tokens/s | | | | {local['provider_tokens_per_s']} "
-            f"vs raw {local['raw_tokens_per_s']} = {local['ratio']:.3f} | ≥ 0.95 |"
-        )
-    ocr_s = report["ocr_seconds_per_image"]
-    rows.append(f"| OCR (RapidOCR, one formula image) | | | | {ocr_s:.3f} s/image | |")
-    rows.append(
-        f"| peak RSS | | | | server {report['server_peak_rss_mb']} MiB, "
-        f"worker {report['worker_peak_rss_mb']} MiB | |"
-    )
-    return rows
 
 
 async def run_load_test(duration_s: float, clients: int, latency_s: float) -> dict[str, Any]:

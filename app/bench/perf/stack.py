@@ -48,11 +48,12 @@ def wait_until_up(process: subprocess.Popen, url: str, log: Path, timeout: float
     raise RuntimeError(f"{url} did not come up:\n{log.read_text()[-3000:]}")
 
 
-def serve(directory: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """`solveverify serve` (one uvicorn worker) on a free port, once /readyz answers."""
+def serve(directory: Path, env: dict[str, str], workers: int = 1) -> tuple[subprocess.Popen, str]:
+    """`solveverify serve --workers N` on a free port, once /readyz answers."""
     port = free_port()
     log = directory / f"server-{port}.log"
-    process = spawn([*CLI, "serve", "--port", str(port)], directory, cli_env(env), log)
+    args = [*CLI, "serve", "--port", str(port), "--workers", str(workers)]
+    process = spawn(args, directory, cli_env(env), log)
     base = f"http://127.0.0.1:{port}"
     wait_until_up(process, f"{base}/readyz", log)
     return process, base
@@ -90,6 +91,34 @@ def kill(process: subprocess.Popen) -> None:
     """SIGKILL: no shutdown hooks, as when a machine dies."""
     process.send_signal(signal.SIGKILL)
     process.wait()
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants (uvicorn's supervisor and its worker processes)."""
+    found, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the live processes `pids` have used (/proc/<pid>/stat fields 14
+    and 15, in clock ticks)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (after pid and comm)
+    return total / ticks
 
 
 def peak_rss_mb(pid: int) -> float | None:

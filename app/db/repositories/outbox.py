@@ -48,6 +48,40 @@ class OutboxRepository:
             )
         )
 
+    async def claim_due(
+        self, now: datetime, limit: int, lease_until: datetime
+    ) -> list[tuple[int, str, list[Any], str, int]]:
+        """Take the due rows for this relay: each is hidden from the other server processes'
+        relays until `lease_until` (so it is delivered once, and again after the lease if this
+        process dies first). Locked rows are skipped on Postgres; SQLite has one writer."""
+        due = (
+            select(OutboxMessage.id)
+            .where(OutboxMessage.delivered_at.is_(None), OutboxMessage.available_at <= now)
+            .order_by(OutboxMessage.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        rows = await self.session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_(due.scalar_subquery()))
+            .values(available_at=lease_until)
+            .returning(
+                OutboxMessage.id,
+                OutboxMessage.task,
+                OutboxMessage.args,
+                OutboxMessage.job_id,
+                OutboxMessage.attempts,
+            )
+        )
+        return sorted((r[0], r[1], list(r[2] or []), r[3], r[4]) for r in rows)
+
+    async def release(self, ids: Sequence[int], now: datetime) -> None:
+        """Claimed rows this relay did not get to: due again at once."""
+        if ids:
+            await self.session.execute(
+                update(OutboxMessage).where(OutboxMessage.id.in_(ids)).values(available_at=now)
+            )
+
     async def mark_delivered(self, ids: Sequence[int], now: datetime) -> None:
         if ids:
             await self.session.execute(
