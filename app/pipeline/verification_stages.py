@@ -26,7 +26,9 @@ def validation_stages(
 ) -> list[Stage]:
     stages: list[Stage] = [partial(programmatic_verdict, ctx.sandbox, problem, answer)]
     if ground_truth is not None:
-        stages.append(partial(ground_truth_verdict, ctx.sandbox, ground_truth, answer))
+        stages.append(
+            partial(ground_truth_verdict, ctx.sandbox, ground_truth, answer, problem=problem)
+        )
     if verifier is not None:
         verify = ctx.verify
         stages.append(

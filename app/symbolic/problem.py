@@ -132,6 +132,7 @@ def extract_problem(text: str) -> MathProblem | None:
 def _read(original: str) -> MathProblem | None:
     text = _prepare(original)
     aggregate, text = find_aggregate(text)
+    counting = aggregate is not None and aggregate.kind == "count"
     conditions, text = word_conditions(text)
     equations: list[sp.Eq] = []
     expressions: list[tuple[str, sp.Expr]] = []
@@ -186,7 +187,7 @@ def _read(original: str) -> MathProblem | None:
         else:
             expressions.append((run, _parse_checked(run)))
     leftover = _blank(text, consumed)
-    if not leftover_is_harmless(leftover, text, joinable):
+    if not leftover_is_harmless(leftover, text, joinable, counting):
         return None
     uses_decimals = bool(re.search(r"\d\.\d", text))
     if equations:

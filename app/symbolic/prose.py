@@ -12,7 +12,12 @@ import re
 
 from app.symbolic.normalize import ParseError
 from app.symbolic.target import Target
-from app.symbolic.vocabulary import CHINESE_TASK_WORDS, INSTRUCTION_WORDS, TASK_WORDS
+from app.symbolic.vocabulary import (
+    CHINESE_TASK_WORDS,
+    COUNT_WORDS,
+    INSTRUCTION_WORDS,
+    TASK_WORDS,
+)
 
 _CLAIM = re.compile(
     r"(?:\b(?:the\s+|my\s+|our\s+|final\s+|correct\s+|student'?s?\s+)*(?:answer|result)s?"
@@ -129,7 +134,9 @@ _ALLOWED_PUNCTUATION = set(' \t\n,.;:?!"。，；：？！“”…')
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
-def leftover_is_harmless(leftover: str, text: str, joinable: list[tuple[int, int]]) -> bool:
+def leftover_is_harmless(
+    leftover: str, text: str, joinable: list[tuple[int, int]], counting: bool = False
+) -> bool:
     """Only allowlisted task words and punctuation are left. "and" must join two of the
     `joinable` spans (equations, conditions, mentions): "a and b" asked is another question."""
     for m in _AND.finditer(leftover):
@@ -144,7 +151,7 @@ def leftover_is_harmless(leftover: str, text: str, joinable: list[tuple[int, int
     rest = CHINESE_TASK_WORDS.sub(" ", _AND.sub(" ", leftover))
     rest = re.sub(r"(?<=[A-Za-z])'(?=s\b)", " ", rest)  # what's, let's
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)}
-    if not words <= TASK_WORDS:
+    if not words <= (TASK_WORDS | COUNT_WORDS if counting else TASK_WORDS):
         return False
     rest = re.sub(r"[A-Za-z]+", " ", rest)
     return all(ch in _ALLOWED_PUNCTUATION for ch in rest)

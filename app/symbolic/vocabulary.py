@@ -25,6 +25,9 @@ TASK_WORDS = _words(
     """
 )
 
+# "How many solutions does x^2 = 4 have?": read only next to a counting question.
+COUNT_WORDS = _words("do does have has there")
+
 # Words that only phrase arithmetic ("what is 17*23?", "calculate 3/4 + 5/6").
 INSTRUCTION_WORDS = _words(
     """

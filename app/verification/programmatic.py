@@ -47,13 +47,19 @@ async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: s
 
 
 async def ground_truth_verdict(
-    sandbox: SymbolicSandbox, ground_truth: str, answer: str, source: str = "problem_bank"
+    sandbox: SymbolicSandbox,
+    ground_truth: str,
+    answer: str,
+    source: str = "problem_bank",
+    *,
+    problem: str | None = None,
 ) -> Verdict:
-    """Compare with the known answer of the same problem in the problem bank."""
+    """Compare with the known answer of the same problem in the problem bank. A unit after
+    the number ("72 clips") is read only when `problem` uses that word."""
     started = time.perf_counter()
     verifier_id = f"ground_truth:{source}"
     try:
-        same = await sandbox.equivalent(ground_truth, answer)
+        same = await sandbox.equivalent(ground_truth, answer, problem)
     except (SandboxTimeout, SandboxUnavailable) as exc:
         return abstain(
             "ground_truth", verifier_id, f"comparison did not finish: {exc}", _elapsed_ms(started)

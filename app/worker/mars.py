@@ -49,7 +49,8 @@ async def _validate(jobs: JobContext, solution: Solution, result: MarsResult) ->
     answer, problem = result.best.answer, solution.scan.problem_text
     stages: list[Stage] = [partial(programmatic_verdict, jobs.sandbox, problem, answer)]
     if solution.ground_truth is not None:
-        stages.append(partial(ground_truth_verdict, jobs.sandbox, solution.ground_truth, answer))
+        truth = solution.ground_truth
+        stages.append(partial(ground_truth_verdict, jobs.sandbox, truth, answer, problem=problem))
     verdict = Verdict(
         "approve" if result.verified else "reject",
         "llm",

@@ -90,7 +90,7 @@ def test_abstains_rather_than_guessing(problem: str, candidate: str) -> None:
     ("a", "b", "same"),
     [
         ("72", "$72", True),
-        ("72", "72 clips", True),
+        ("72", "72 clips", None),  # a unit only when the problem uses it (problem= below)
         ("1/2", "0.5", True),
         ("\\frac{1}{2}", "0.5", True),
         ("1,000", "1000", True),
@@ -100,3 +100,9 @@ def test_abstains_rather_than_guessing(problem: str, candidate: str) -> None:
 )
 def test_answers_equivalent(a: str, b: str, same: bool) -> None:
     assert answers_equivalent(a, b) is same
+
+
+def test_a_unit_is_read_when_the_problem_uses_it() -> None:
+    problem = "Natalia sold 48 clips in April and half as many in May. How many clips?"
+    assert answers_equivalent("72", "72 clips", problem) is True
+    assert answers_equivalent("72", "72 hours", problem) is None

@@ -1,6 +1,6 @@
 """Generated problems with known answers: zero verified-wrong answers, zero wrong rejections.
 
-Sixteen families, 5,150 derandomized examples in the default run (cheap families get more);
+Eighteen families, 5,500 derandomized examples in the default run (cheap families get more);
 the nightly run (SOLVEVERIFY_NIGHTLY=1) draws 6,000 per family with fresh randomness.
 """
 
@@ -14,7 +14,11 @@ from hypothesis import HealthCheck, given, settings
 
 from app.symbolic.checker import check_answer
 from app.symbolic.solver import solve_text
-from tests.symbolic.generated import FAMILIES, Case
+from tests.symbolic.generated import FAMILIES as BASE_FAMILIES
+from tests.symbolic.generated import Case
+from tests.symbolic.generated_prose import PROSE_FAMILIES
+
+FAMILIES = {**BASE_FAMILIES, **PROSE_FAMILIES}
 
 DEFAULT = settings(
     max_examples=600,
@@ -97,6 +101,9 @@ test_negated_condition = _family_test("negated_condition", DEFAULT, 150)
 test_sqrt_under_power = _family_test("sqrt_under_power", DEFAULT, 150)
 test_excluded_identity = _family_test("excluded_identity", DEFAULT, 100)
 test_root_qualifier = _family_test("root_qualifier", DEFAULT, 150)
+# Second round: operation words from a large EN/ZH vocabulary, variables asked together.
+test_operation_words = _family_test("operation_words", DEFAULT, 250)
+test_multi_variable = _family_test("multi_variable", DEFAULT, 100)
 
 
 @pytest.mark.nightly
