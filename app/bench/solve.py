@@ -86,7 +86,7 @@ async def solve_one(services: Resources, problem: Problem) -> dict[str, Any]:
     answer = state.solution.final_answer if state.solution else None
     correct = None
     if answer:
-        correct = await services.sandbox.equivalent(problem.answer, answer)
+        correct = await services.sandbox.equivalent(problem.answer, answer, problem.problem)
     return {
         "id": problem.id,
         "problem": problem.problem,

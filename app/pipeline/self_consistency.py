@@ -65,8 +65,8 @@ async def _sample(ctx: PipelineContext, state: SolveState, seed: int) -> str | N
         return None
 
 
-async def _same(ctx: PipelineContext, a: str, b: str) -> bool:
-    return a.strip() == b.strip() or bool(await ctx.sandbox.equivalent(a, b))
+async def _same(ctx: PipelineContext, a: str, b: str, problem: str) -> bool:
+    return a.strip() == b.strip() or bool(await ctx.sandbox.equivalent(a, b, problem))
 
 
 async def sample_agreement(ctx: PipelineContext, state: SolveState, n: int) -> SampleAgreement:
@@ -77,7 +77,7 @@ async def sample_agreement(ctx: PipelineContext, state: SolveState, n: int) -> S
     clusters: list[list[str]] = []
     for answer in answers:
         for cluster in clusters:
-            if await _same(ctx, cluster[0], answer):
+            if await _same(ctx, cluster[0], answer, state.problem_text):
                 cluster.append(answer)
                 break
         else:
@@ -86,6 +86,6 @@ async def sample_agreement(ctx: PipelineContext, state: SolveState, n: int) -> S
     returned = state.solution.final_answer
     agreeing = 0
     for cluster in clusters:
-        if await _same(ctx, cluster[0], returned):
+        if await _same(ctx, cluster[0], returned, state.problem_text):
             agreeing += len(cluster)
     return SampleAgreement(n, answers, clusters, agreeing)

@@ -38,7 +38,7 @@ def validation_stages(
                 prompts.build(problem, answer, steps, language),
                 timeout=verify.quick_verify_timeout_s,
                 candidate=answer,
-                equivalent=ctx.sandbox.equivalent,
+                equivalent=partial(ctx.sandbox.equivalent, problem=problem),
                 # A verifier not admitted (measured AUROC too low) may reject, never approve.
                 may_approve=ctx.registry.verifier_admitted(
                     verifier, verify.verifier_auroc, verify.min_verifier_auroc

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -204,7 +205,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         ]
         arbiter = registry.verifier_for(solution.provider)
         builder = ConsensusBuilder(
-            equivalent=jobs.sandbox.equivalent,
+            equivalent=partial(jobs.sandbox.equivalent, problem=solution.scan.problem_text),
             arbiter=registry.get(arbiter, "verify") if arbiter else None,
             exact_threshold=verify.consensus_exact,
             semantic_threshold=verify.consensus_semantic,
