@@ -57,7 +57,9 @@ def sixteen_bit_png() -> bytes:
 
 
 def palette_png() -> bytes:
-    return encode(Image.open(io.BytesIO(problem_png())).convert("P", palette=Image.ADAPTIVE))
+    return encode(
+        Image.open(io.BytesIO(problem_png())).convert("P", palette=Image.Palette.ADAPTIVE)
+    )
 
 
 def transparent_png() -> bytes:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -40,7 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         stop(process)
 
 
-async def _healthz_while(base: str, attack) -> list[float]:  # type: ignore[no-untyped-def]
+async def _healthz_while(base: str, attack: Callable[[], Awaitable[None]]) -> list[float]:
     latencies: list[float] = []
     done = asyncio.Event()
 

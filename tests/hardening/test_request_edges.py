@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
+from starlette.types import Message
 
 from app.auth import dashboard_tokens
 from app.ocr.errors import ImageUnreadable
@@ -65,7 +67,7 @@ async def test_dashboard_with_a_hostile_token_is_401(client: httpx.AsyncClient, 
 async def test_dashboard_with_a_hostile_cookie_is_401(
     client: httpx.AsyncClient, cookie: bytes
 ) -> None:
-    headers = {"cookie": b"solveverify_dashboard=" + cookie}
+    headers = {b"cookie": b"solveverify_dashboard=" + cookie}
     assert (await client.get("/dashboard", headers=headers)).status_code == 401
 
 
@@ -91,7 +93,7 @@ async def _finished_scan(live: httpx.AsyncClient) -> str:
 @pytest.mark.parametrize("last_id", [b"9" * 5000, b"\xb2", b"12a", b"-1", b"1.5"])
 async def test_a_malformed_last_event_id_is_a_422(live: httpx.AsyncClient, last_id: bytes) -> None:
     scan_id = await _finished_scan(live)
-    response = await live.get(f"/v1/scans/{scan_id}/events", headers={"Last-Event-ID": last_id})
+    response = await live.get(f"/v1/scans/{scan_id}/events", headers={b"last-event-id": last_id})
     assert_refused(response, 422, "invalid_last_event_id")
 
 
@@ -186,7 +188,7 @@ async def test_a_bomb_reports_its_real_pixel_count(client: httpx.AsyncClient) ->
 
 @pytest.mark.parametrize("path", ["/v1/scans", "/v1/checks"])
 async def test_multipart_text_must_be_utf8(client: httpx.AsyncClient, path: str) -> None:
-    files = {
+    files: Any = {
         "image": ("p.png", images.problem_png(), "image/png"),
         "text": (None, b"2+2 \xff\xfe"),
         "answer": (None, b"4 \xff"),
@@ -196,7 +198,7 @@ async def test_multipart_text_must_be_utf8(client: httpx.AsyncClient, path: str)
 
 
 async def test_multipart_utf8_text_is_accepted(client: httpx.AsyncClient) -> None:
-    files = {
+    files: Any = {
         "image": ("p.png", images.problem_png(), "image/png"),
         "text": (None, "解方程 2x + 3 = 11".encode()),
     }
@@ -206,11 +208,11 @@ async def test_multipart_utf8_text_is_accepted(client: httpx.AsyncClient) -> Non
 @pytest.mark.parametrize("path", ["/v1/scans", "/v1/checks"])
 async def test_multipart_limits_are_the_apps_own_errors(client: httpx.AsyncClient, path) -> None:
     png = ("p.png", images.problem_png(), "image/png")
-    huge_text = {"image": png, "text": (None, b"1" * 2_000_000), "answer": (None, b"4")}
+    huge_text: Any = {"image": png, "text": (None, b"1" * 2_000_000), "answer": (None, b"4")}
     assert_refused(await client.post(path, files=huge_text), 422, "text_too_long")
-    two_images = [("image", png), ("image", png), ("answer", (None, b"4"))]
+    two_images: Any = [("image", png), ("image", png), ("answer", (None, b"4"))]
     assert_refused(await client.post(path, files=two_images), 422, "too_many_files")
-    many_fields = [("image", png), *((f"f{i}", (None, b"x")) for i in range(12))]
+    many_fields: Any = [("image", png), *((f"f{i}", (None, b"x")) for i in range(12))]
     assert_refused(await client.post(path, files=many_fields), 422, "too_many_fields")
 
 
@@ -239,8 +241,8 @@ async def test_checks_use_the_scans_text_rules(client: httpx.AsyncClient, body: 
 async def test_multipart_checks_use_the_scans_text_rules(
     client: httpx.AsyncClient, fields: dict
 ) -> None:
-    files = {"image": ("p.png", images.problem_png(), "image/png")}
-    files.update({k: (None, v) for k, v in fields.items()})  # type: ignore[misc]
+    files: Any = {"image": ("p.png", images.problem_png(), "image/png")}
+    files.update({k: (None, v) for k, v in fields.items()})
     assert_refused(await client.post("/v1/checks", files=files), 422, "invalid_request")
 
 
@@ -250,18 +252,18 @@ async def test_multipart_checks_use_the_scans_text_rules(
 async def test_a_client_that_disconnects_mid_body_is_not_an_error(
     app: FastAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
-    messages = iter(
+    messages: Iterator[Message] = iter(
         [
             {"type": "http.request", "body": b'{"text": "2+', "more_body": True},
             {"type": "http.disconnect"},
         ]
     )
-    sent: list[dict] = []
+    sent: list[Message] = []
 
-    async def receive() -> dict:
+    async def receive() -> Message:
         return next(messages, {"type": "http.disconnect"})
 
-    async def send(message: dict) -> None:
+    async def send(message: Message) -> None:
         sent.append(message)
 
     scope = {
