@@ -261,16 +261,28 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
     units = _units(problem) if problem else frozenset()
+    # "x = 4" and "4" are the same answer when one variable is named (on either side).
+    names = sorted(set(re.findall(r"(?<![a-zA-Z])([a-zA-Z])\s*=", f"{a} ; {b}")))
     try:
-        va, vb = read_candidate(a, [], units), read_candidate(b, [], units)
-        if va.kind == vb.kind == "values" and len(va.values) == len(vb.values) == 1:
-            return same_value(va.values[0], vb.values[0])
-        if va.kind == vb.kind == "values":
-            return _same_set(va.values, vb.values)
+        va = _values_of(read_candidate(a, names, units), names)
+        vb = _values_of(read_candidate(b, names, units), names)
+        if va is not None and vb is not None and len(va) == len(vb) == 1:
+            return same_value(va[0], vb[0])
+        if va is not None and vb is not None:
+            return _same_set(va, vb)
     except _ERRORS:
         pass
     if _plain_latex(a) and _plain_latex(b):
         return math_verify_equivalent(a, b)
+    return None
+
+
+def _values_of(candidate: Candidate, names: list[str]) -> tuple[sp.Expr, ...] | None:
+    """The values of a candidate: its plain values, or those of one named variable."""
+    if candidate.kind == "values":
+        return candidate.values
+    if candidate.kind == "assignments" and len(names) == 1:
+        return tuple(solution[names[0]] for solution in candidate.assignments)
     return None
 
 

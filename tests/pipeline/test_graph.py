@@ -177,9 +177,10 @@ async def test_prompt_injection_cannot_verify_a_wrong_answer(
         *(solver(f"m{i}", a) for i, a in enumerate(wrong_answers)), gullible, symbolic=False
     )
     state = await run_pipeline(graph, ctx, SolveState(problem_text=problem))
-    assert state.verification_status == "caution"
-    assert {v.verdict for a in state.attempts for v in a.verdicts} == {"reject"}
-    assert gullible.calls == []  # the programmatic check decided; the LLM never ran
+    # The injected prose is not math the reader understands, so the programmatic check
+    # abstains; the gullible verifier states no answer of its own, so it cannot approve.
+    assert state.verification_status != "verified"
+    assert "approve" not in {v.verdict for a in state.attempts for v in a.verdicts}
 
 
 def test_prompts_delimit_the_problem_as_data() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, llm_similarity
@@ -39,9 +41,12 @@ async def test_math_equivalence_groups(sandbox) -> None:
 
 
 async def test_chinese_answers_group(sandbox) -> None:
-    builder = ConsensusBuilder(equivalent=sandbox.equivalent)
-    result = await builder.build("t", nodes("答案是 72", "72", "72 个", "60"))
+    problem = "小明一共有多少个苹果？"
+    builder = ConsensusBuilder(equivalent=partial(sandbox.equivalent, problem=problem))
+    result = await builder.build(problem, nodes("答案是 72", "72", "72", "60"))
     assert result.supporters == [0, 1, 2]
+    # A measure word after the number is not read (strict equivalence): never grouped by guess.
+    assert await sandbox.equivalent("72 个", "72", problem) is None
 
 
 async def test_weighted_majority_uses_fitness(sandbox) -> None:
