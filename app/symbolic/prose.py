@@ -63,11 +63,18 @@ _QUESTION_END = re.compile(r"[?.!。？！\n]")
 _CONNECTIVES = frozenset({"when", "where", "given", "that", "such", "if", "please"})
 
 
+# Phrases whose words are harmless only together ("in" alone could be "in minutes").
+_TASK_PHRASES = re.compile(
+    r"\bin\s+the\s+(?:following\s+|given\s+)?(?:equation|equations|system)\b", re.IGNORECASE
+)
+
+
 def question_tail_is_plain(tail: str) -> bool:
     """'what is 3 + 4, doubled?', '12 + 3 in binary': words after the asked expression, in
     the same sentence, may change it; only connectives leading to a condition are read."""
     end = _QUESTION_END.search(tail)
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", tail[: end.start() if end else None])}
+    asked = _TASK_PHRASES.sub(" ", tail[: end.start() if end else None])
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", asked)}
     return words <= _CONNECTIVES
 
 
@@ -148,7 +155,7 @@ def leftover_is_harmless(
         )
         if not (joins_left and joins_right):
             return False
-    rest = CHINESE_TASK_WORDS.sub(" ", _AND.sub(" ", leftover))
+    rest = CHINESE_TASK_WORDS.sub(" ", _AND.sub(" ", _TASK_PHRASES.sub(" ", leftover)))
     rest = re.sub(r"(?<=[A-Za-z])'(?=s\b)", " ", rest)  # what's, let's
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)}
     if not words <= (TASK_WORDS | COUNT_WORDS if counting else TASK_WORDS):

@@ -117,3 +117,17 @@ def test_regression(problem: str, answer: str | None) -> None:
 )
 def test_checker_regression(problem: str, candidate: str, verdict: str) -> None:
     assert check_answer(problem, candidate).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("Find the value of t in the equation: 84*t + 4370 = 9410", "t = 60"),
+        ("Find x in the equation 2x + 3 = 11", "x = 4"),
+        ("Find the value of t in minutes: 84*t + 4370 = 9410", None),  # "in" alone: abstain
+        ("What is 3 + 4 in binary?", None),
+    ],
+)
+def test_in_the_equation_is_a_task_phrase(problem: str, answer: str | None) -> None:
+    solution = solve_text(problem)
+    assert (solution.final_answer if solution else None) == answer
