@@ -25,9 +25,10 @@ def create_engine(settings: DatabaseSettings) -> AsyncEngine:
         kwargs["connect_args"] = {"timeout": 30}
     else:
         # pre_ping: a pooled connection that died with a Postgres restart is replaced, not used.
-        kwargs.update(
-            pool_size=settings.pool_size, max_overflow=settings.pool_size, pool_pre_ping=True
-        )
+        # The same ceiling as pool_size + as many overflow connections, but all of them kept:
+        # overflow ones are closed at every check-in, so a burst reconnected (TLS attempt,
+        # server fork) for nearly every request.
+        kwargs.update(pool_size=2 * settings.pool_size, max_overflow=0, pool_pre_ping=True)
     engine = create_async_engine(settings.url, **kwargs)
     if settings.is_sqlite:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

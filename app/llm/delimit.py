@@ -39,7 +39,14 @@ def _normalized_view(text: str) -> tuple[str, list[int]]:
 
 def defang(tag: str, text: str) -> str:
     """`text` with the opening bracket of every spelling of <tag> / </tag> replaced."""
-    view, origin = _normalized_view(text)
+    if text.isascii():
+        # Every prompt passes here. ASCII has no format characters and is its own NFKC form:
+        # the view is the text itself, and without a "<" no tag can start.
+        if "<" not in text:
+            return text
+        view, origin = text, list(range(len(text)))
+    else:
+        view, origin = _normalized_view(text)
     starts = {origin[m.start()] for m in _tag_pattern(tag).finditer(view)}
     if not starts:
         return text
