@@ -84,7 +84,7 @@ def create_app(
         lifespan=lifespan,
         generate_unique_id_function=camel_case_id,
     )
-    app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
+    app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]  # FastAPI's documented override
     install_request_id_logging()
     install_error_handlers(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.

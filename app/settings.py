@@ -319,6 +319,7 @@ class JobSettings(BaseSettings):
     @property
     def stuck_after_s(self) -> float:
         return self.stuck_scan_after_s or 2 * self.job_timeout_s
+
     # design-notes §4: overall = weighted average of the five scored dimensions.
     dimension_weights: dict[str, float] = Field(
         default_factory=lambda: {

@@ -74,7 +74,7 @@ async def read_scan_request(
         fields.update({k: "" for k in unknown})  # extra="forbid" names them in the 422
         checked = parse_or_422(ScanForm, fields, max_text_chars=limits.max_text_chars)
         image = await read_image(
-            upload,  # type: ignore[arg-type]
+            upload,  # type: ignore[arg-type]  # an UploadFile: checked above
             max_bytes=limits.max_upload_bytes,
             max_pixels=limits.max_image_pixels,
             max_aspect_ratio=limits.max_image_aspect_ratio,

@@ -96,7 +96,7 @@ def verifiers(
                 max_tokens=max_tokens,
                 critique_gate=critique_gate,
                 revise=revise,
-                candidates=candidates,  # type: ignore[arg-type]
+                candidates=candidates,  # type: ignore[arg-type]  # a choice typer checked
                 mars_agents=agents,
             )
             return await run_benchmark(data, pattern, out_dir, ctx, max_examples=max_examples)

@@ -142,4 +142,3 @@ def replay_registry(
         for i, vid in enumerate(verifier_ids)
     ]
     return ProviderRegistry(providers, [p.name for p in providers])
-

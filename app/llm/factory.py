@@ -14,6 +14,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from pydantic import SecretStr
+
 from app.llm.base import ModelClient
 from app.llm.budget import Budget, Limits
 from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
@@ -69,8 +71,8 @@ def _tiered(
     return Provider(name, tiers, operator_chosen=operator_chosen)
 
 
-def _secret(value: object) -> str | None:
-    return value.get_secret_value() if value is not None else None  # type: ignore[attr-defined]
+def _secret(value: SecretStr | None) -> str | None:
+    return value.get_secret_value() if value is not None else None
 
 
 def configured_providers(

@@ -89,7 +89,7 @@ def _shrink(picture: Image.Image, max_side: int) -> Image.Image:
 def _to_8bit(picture: Image.Image) -> Image.Image:
     """16-bit and float greyscale, stretched to 0..255 (a plain convert clips at 255)."""
     extrema = picture.getextrema()  # one band: (low, high)
-    low, high = float(extrema[0]), float(extrema[1])  # type: ignore[arg-type]
+    low, high = float(extrema[0]), float(extrema[1])  # type: ignore[arg-type]  # one band: a (low, high) pair
     scale = 255.0 / (high - low) if high > low else 1.0
     return picture.convert("F").point(lambda v: (v - low) * scale).convert("L")
 

@@ -15,7 +15,6 @@ from app.pipeline.nodes.solve import solve
 from app.pipeline.routing import route_after_ocr, route_after_solve, should_retry_after_verify
 from app.pipeline.state import SolveState
 
-
 # The compiled graph: SolveState in and out, PipelineContext as the run's context.
 SolveGraph = CompiledStateGraph[SolveState, PipelineContext, SolveState, SolveState]
 

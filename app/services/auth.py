@@ -102,7 +102,7 @@ class KeyAuthenticator:
         if not matches(key, row.key_hash):
             self.unknown.put(f"key:{digest}", True)
             return None
-        found = Principal(tenant=row.tenant, role=row.role, key_id=row.id)  # type: ignore[arg-type]
+        found = Principal(tenant=row.tenant, role=row.role, key_id=row.id)  # type: ignore[arg-type]  # roles are only ever written from ROLES
         self.valid.put(digest, found)
         return found
 

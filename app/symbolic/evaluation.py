@@ -121,7 +121,7 @@ def format_value(value: sp.Expr, decimals: bool = False) -> str:
     return str(sp.sstr(value)).replace("**", "^")
 
 
-class _DecimalLatexPrinter(LatexPrinter):  # type: ignore[misc]
+class _DecimalLatexPrinter(LatexPrinter):  # type: ignore[misc]  # sympy is untyped
     """Prints terminating rationals as decimals, for problems written with decimals."""
 
     def _print_Rational(self, expr: sp.Rational) -> str:

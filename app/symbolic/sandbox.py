@@ -50,7 +50,7 @@ class SymbolicSandbox:
             # The outer bound also covers time spent queued behind other calls.
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limit * 2)
         except (TimeoutError, CancelledError) as exc:
-            future.cancel()  # type: ignore[no-untyped-call]
+            future.cancel()  # type: ignore[no-untyped-call]  # pebble is untyped
             raise SandboxTimeout(f"{getattr(fn, '__name__', fn)} exceeded {limit:.1f}s") from exc
         except (OSError, EOFError) as exc:  # worker died (e.g. out of memory)
             raise SandboxUnavailable(str(exc)) from exc
@@ -79,5 +79,5 @@ class SymbolicSandbox:
         return cast(bool | None, await self._run(checker.math_verify_equivalent, gold, candidate))
 
     def close(self) -> None:
-        self._pool.stop()  # type: ignore[no-untyped-call]
+        self._pool.stop()  # type: ignore[no-untyped-call]  # pebble is untyped
         self._pool.join(timeout=5)

@@ -45,4 +45,3 @@ def fitness_delta(
         reasoning_bonus={"excellent": 0.01, "good": 0.005, "minimal": 0.0}[reasoning],
         confidence_penalty=-0.01 if overconfident else 0.0,
     )
-

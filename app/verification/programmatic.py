@@ -36,7 +36,7 @@ async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: s
             "programmatic", f"symbolic:{result.method}", result.detail, _elapsed_ms(started)
         )
     return Verdict(
-        result.verdict,  # type: ignore[arg-type]
+        result.verdict,  # type: ignore[arg-type]  # approve|reject: abstain returned above
         "programmatic",
         f"symbolic:{result.method}",
         result.score,

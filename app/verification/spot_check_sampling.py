@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,6 @@ def spot_check_rate(
     return max(candidates)
 
 
-def draw_spot_check(rng: random.Random, **kwargs) -> tuple[bool, str]:  # type: ignore[no-untyped-def]
+def draw_spot_check(rng: random.Random, **kwargs: Any) -> tuple[bool, str]:
     rate, reason = spot_check_rate(**kwargs)
     return rng.random() < rate, reason

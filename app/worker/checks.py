@@ -35,7 +35,7 @@ from app.verification.evidence_status import StatusChange, after_consensus
 from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.learned_weights import OnlineWeights
 from app.verification.programmatic import programmatic_verdict
-from app.verification.verdict import Verdict
+from app.verification.verdict import Verdict, VerdictKind
 from app.worker.context import job_context
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ async def unchecked(
         # snapshot that later writes fails with "database is locked" if anyone committed
         # meanwhile; the loaded objects stay usable (expire_on_commit=False).
         await session.commit()
-        yield session, repo, solution, skip  # type: ignore[misc]
+        yield session, repo, solution, skip  # type: ignore[misc]  # solution set unless skip
 
 
 def verdict_row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:
@@ -89,7 +89,9 @@ def proof_at_response(solution: Solution) -> Proof | None:
 
 async def _proof(sandbox: SymbolicSandbox, problem: str, answer: str) -> Proof | None:
     verdict = await programmatic_verdict(sandbox, problem, answer)
-    return {"approve": "proven", "reject": "refuted"}.get(verdict.verdict)  # type: ignore[return-value]
+    if verdict.verdict == "abstain":
+        return None
+    return "proven" if verdict.verdict == "approve" else "refuted"
 
 
 async def follow_badge(
@@ -216,12 +218,12 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         approved: bool | None = None
         if result.decided:
             approved = 0 in result.supporters
-        kind = "abstain" if approved is None else "approve" if approved else "reject"
+        kind: VerdictKind = "abstain" if approved is None else "approve" if approved else "reject"
         score = None if approved is None else result.weighted_agreement if approved else 0.0
         if result.method == "proof":
             score = 1.0 if approved else 0.0
         verdict = Verdict(
-            kind,  # type: ignore[arg-type]
+            kind,
             "llm",
             f"consensus:{result.method}",
             score,

@@ -23,9 +23,7 @@ from app.verification.fitness import fitness_delta
         (0.99, {"correct": True, "reasoning": "excellent", "speed": "fast"}, 1.0),
     ],
 )
-async def test_fitness_deltas(
-    session: AsyncSession, old: float, kwargs: dict, new: float
-) -> None:
+async def test_fitness_deltas(session: AsyncSession, old: float, kwargs: dict, new: float) -> None:
     session.add(ProviderFitness(provider="p", model="m", subject="math", fitness=old))
     await session.flush()
     correct = kwargs["correct"]
@@ -37,4 +35,3 @@ async def test_fitness_deltas(
     assert row is not None
     await session.refresh(row)
     assert row.fitness == pytest.approx(new)
-

@@ -143,7 +143,8 @@ async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Res
 
     queue = InProcessQueue(TASKS)
     queue.bind(job_context(services, registry, queue))
-    outcome = await TASKS["deep_evaluate"](ctx_of(job_context(services, registry, queue)), solution_id)
+    ctx = ctx_of(job_context(services, registry, queue))
+    outcome = await TASKS["deep_evaluate"](ctx, solution_id)
     tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d")
     assert outcome == f"deferred until {tomorrow}T00:00:00+00:00"
     (deferred,) = queue._deferred

@@ -159,7 +159,7 @@ async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) 
             system=messages[0].content,
             messages=[{"role": "user", "content": m.content} for m in messages[1:]],
         )
-        parsed: dict[str, Any] = json.loads(reply.content[0].text)  # type: ignore[union-attr]
+        parsed: dict[str, Any] = json.loads(reply.content[0].text)  # type: ignore[union-attr]  # the reply is one text block
         return parsed
 
     async def one(problem: str) -> None:

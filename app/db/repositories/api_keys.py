@@ -30,7 +30,7 @@ class ApiKeyRepository:
             .where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
             .values(revoked_at=utcnow())
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return result.rowcount == 1  # type: ignore[attr-defined]  # an UPDATE: CursorResult
 
     async def list(self) -> list[ApiKey]:
         return list(await self.session.scalars(select(ApiKey).order_by(ApiKey.created_at)))

@@ -145,7 +145,7 @@ class ScanRepository:
             .where(Solution.id == solution_id, Solution.deep_evaluation.is_(None))
             .values(deep_evaluation=evaluation)
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return result.rowcount == 1  # type: ignore[attr-defined]  # an UPDATE: CursorResult
 
 
 def _of_tenant(tenant: str | None) -> ColumnElement[bool]:

@@ -72,7 +72,7 @@ class OpenAIChatModel:
         try:
             completion = await self.sdk.chat.completions.create(
                 model=self.model,
-                messages=[{"role": m.role, "content": m.content} for m in messages],  # type: ignore[misc]
+                messages=[{"role": m.role, "content": m.content} for m in messages],  # type: ignore[misc]  # SDK TypedDicts
                 temperature=temperature,
                 timeout=timeout,
                 **kwargs,
