@@ -7,6 +7,7 @@ from typing import Any
 from app.db.models import Scan, Solution
 from app.pipeline.prompts.localized import caution_message
 from app.schemas.common import CautionReason
+from app.schemas.evaluation import DeepEvaluation
 from app.schemas.scans import ScanOut, SolutionResponse, Step
 from app.schemas.solutions import SolutionDetail, StatusChange, VerificationOut
 
@@ -31,7 +32,10 @@ def solution_detail(solution: Solution) -> SolutionDetail:
     return SolutionDetail(
         **_solution_fields(solution.scan, solution),
         verifications=[VerificationOut.model_validate(v) for v in solution.verifications],
-        deep_evaluation=solution.deep_evaluation,
+        # The stored document and the public schema are separate types: convert by value.
+        deep_evaluation=DeepEvaluation.model_validate(solution.deep_evaluation.model_dump())
+        if solution.deep_evaluation is not None
+        else None,
         status_history=history,
     )
 

@@ -247,3 +247,22 @@ async def test_health_and_docs(client: httpx.AsyncClient) -> None:
     body = schema["paths"]["/v1/scans"]["post"]["requestBody"]["content"]
     assert set(body) == {"application/json", "multipart/form-data"}
     assert (await client.get("/docs")).status_code == 200
+
+
+async def test_a_stored_deep_evaluation_is_returned(
+    client: httpx.AsyncClient, session: AsyncSession
+) -> None:
+    from app.db.documents import DeepEvaluation
+    from app.db.repositories.scans import ScanRepository
+
+    body = (await client.post("/v1/scans", json={"text": "Solve 2x + 3 = 11"})).json()
+    evaluation = DeepEvaluation(
+        correctness=1, completeness=0.8, clarity=0.9, pedagogy=0.7, format=1, overall=0.9
+    )
+    stored = await ScanRepository(session).set_deep_evaluation(
+        uuid.UUID(body["solution_id"]), evaluation
+    )
+    assert stored
+    detail = await client.get(f"/v1/solutions/{body['solution_id']}")
+    assert detail.status_code == 200, detail.text
+    assert detail.json()["deep_evaluation"]["overall"] == 0.9
