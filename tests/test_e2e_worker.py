@@ -49,6 +49,17 @@ async def seed_physics(url: str) -> None:
                 provider,
                 status,
             )
+            # Routing reads every verdict (v_model_quality_*): each answer has its quick verdict.
+            await connection.execute(
+                "INSERT INTO verifications (id, created_at, solution_id, tier, attempt, "
+                "answer_provider, answer_model, answer, method, verifier_id, verdict, score, "
+                "latency_ms, tokens) VALUES ($1, now(), $2, 'quick', 1, $3, 'm', '1', 'llm', "
+                "'check', $4, 0.9, 0, 0)",
+                uuid.uuid4(),
+                solution_id,
+                provider,
+                "approve" if status == "verified" else "reject",
+            )
     finally:
         await connection.close()
 
