@@ -7,11 +7,20 @@ must be UTF-8 (422 `invalid_text`), and each limit is a 422 with the envelope's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, TypeVar, cast
+
 from fastapi import Request
-from starlette.datastructures import FormData
+from fastapi import UploadFile as FastApiUploadFile
+from pydantic import BaseModel
+from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.api.errors import ApiError
+from app.api.errors import ApiError, parse_or_422
+from app.api.uploads import read_image
+from app.settings import InputSettings
+
+Form = TypeVar("Form", bound=BaseModel)
 
 NOT_UTF8 = "not utf-8"
 
@@ -72,3 +81,38 @@ async def read_multipart(
 def max_field_bytes(max_text_chars: int) -> int:
     """A text field may hold max_text_chars characters of up to four UTF-8 bytes each."""
     return max(4 * max_text_chars, 1024)
+
+
+async def read_image_form(
+    request: Request, limits: InputSettings, form_model: type[Form], fields: Sequence[str]
+) -> tuple[Form, bytes, str | None]:
+    """A multipart body of one `image` and text `fields`: the fields are validated first (a bad
+    request costs no decoding; unknown fields are named in the 422 by extra="forbid"), then
+    the image is read within the limits. Returns (fields, image bytes, its content type)."""
+    form = await read_multipart(
+        request,
+        max_files=1,
+        max_fields=len(fields) + 4,  # room for unknown fields, named in the 422
+        max_field_bytes=max_field_bytes(limits.max_text_chars),
+    )
+    upload = form.get("image")
+    if not isinstance(upload, UploadFile):
+        raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
+    values: dict[str, Any] = {k: v for k in fields if (v := _text(form, k)) is not None}
+    values.update({k: "" for k in sorted(set(form.keys()) - {"image", *fields})})
+    checked = parse_or_422(form_model, values, max_text_chars=limits.max_text_chars)
+    image = await read_image(
+        # read_image only reads: starlette's UploadFile (what forms hold) is all it needs.
+        cast(FastApiUploadFile, upload),
+        max_bytes=limits.max_upload_bytes,
+        max_pixels=limits.max_image_pixels,
+        max_aspect_ratio=limits.max_image_aspect_ratio,
+        max_segments=limits.max_image_segments,
+    )
+    return checked, image, upload.content_type
+
+
+def _text(form: FormData, key: str) -> str | None:
+    """A blank field is an absent one (browsers send every input of a form)."""
+    value = form.get(key)
+    return value.strip() or None if isinstance(value, str) else None

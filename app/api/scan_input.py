@@ -7,11 +7,9 @@ import hashlib
 from typing import Any
 
 from fastapi import Request
-from starlette.datastructures import UploadFile
 
 from app.api.errors import ApiError, parse_or_422
-from app.api.forms import max_field_bytes, read_multipart
-from app.api.uploads import read_image
+from app.api.forms import read_image_form
 from app.resources import Resources
 from app.schemas.scans import ScanCreate, ScanForm
 from app.services.idempotency import fingerprint
@@ -60,30 +58,11 @@ async def read_scan_request(
     limits = services.settings.input
     content_type = request.headers.get("content-type", "")
     if content_type.startswith("multipart/form-data"):
-        form = await read_multipart(
-            request,
-            max_files=1,
-            max_fields=len(FORM_FIELDS) + 4,  # room for unknown fields, named in the 422
-            max_field_bytes=max_field_bytes(limits.max_text_chars),
-        )
-        upload = form.get("image")
-        if not isinstance(upload, UploadFile):
-            raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")
-        unknown = sorted(set(form.keys()) - {"image", *FORM_FIELDS})
-        fields: dict[str, Any] = {k: _form_str(form, k) for k in FORM_FIELDS}
-        fields.update({k: "" for k in unknown})  # extra="forbid" names them in the 422
-        checked = parse_or_422(ScanForm, fields, max_text_chars=limits.max_text_chars)
-        image = await read_image(
-            upload,  # type: ignore[arg-type]  # an UploadFile: checked above
-            max_bytes=limits.max_upload_bytes,
-            max_pixels=limits.max_image_pixels,
-            max_aspect_ratio=limits.max_image_aspect_ratio,
-            max_segments=limits.max_image_segments,
-        )
+        checked, image, image_type = await read_image_form(request, limits, ScanForm, FORM_FIELDS)
         scan = ScanRequest(
             text=checked.text,
             image=image,
-            content_type=upload.content_type,
+            content_type=image_type,
             subject=checked.subject.value if checked.subject else None,
             grade=checked.grade,
             user_id=checked.user_id,
@@ -106,8 +85,3 @@ async def read_scan_request(
         )
     image_hash = hashlib.sha256(scan.image).hexdigest() if scan.image is not None else None
     return scan, fingerprint(scan.text, image_hash, scan.subject, scan.grade, scan.user_id)
-
-
-def _form_str(form: Any, key: str) -> str | None:
-    value = form.get(key)
-    return value.strip() or None if isinstance(value, str) else None
