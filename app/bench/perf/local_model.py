@@ -27,14 +27,15 @@ def raw_rates(tokens: int, repeat: int) -> list[float]:
     llm = Llama(
         model_path=str(bundled_model_path()), n_ctx=2048, n_threads=os.cpu_count(), verbose=False
     )
-    chat = [{"role": role, "content": content} for role, content in MESSAGES]
+    # Plain role/content dicts (llama-cpp-python types them as TypedDicts).
+    chat: list[Any] = [{"role": role, "content": content} for role, content in MESSAGES]
 
     def rate() -> float:
         started = time.perf_counter()
         out = cast(  # not streamed: one response dict
             dict[str, Any],
             llm.create_chat_completion(
-                messages=chat,  # type: ignore[arg-type]  # plain role/content dicts
+                messages=chat,
                 max_tokens=tokens,
                 temperature=0.0,
             ),
