@@ -72,20 +72,19 @@ class ScanRepository:
 
     async def erase_scan(self, scan_id: uuid.UUID, tenant: str | None) -> bool:
         """Delete the scan with everything about it; explicit deletes, so SQLite without
-        foreign keys (or a missed cascade) cannot leave a student's data behind."""
-        owned = await self.session.scalar(
-            select(Scan.id).where(Scan.id == scan_id, _of_tenant(tenant))
-        )
-        if owned is None:
-            return False
-        solution_ids = select(Solution.id).where(Solution.scan_id == scan_id)
+        foreign keys (or a missed cascade) cannot leave a student's data behind. Writes come
+        first, each restricted to the tenant's scan: on SQLite a read that later writes fails
+        at once ("database is locked") if another connection committed in between."""
+        owned_scan = and_(Scan.id == scan_id, _of_tenant(tenant))
+        owned = select(Scan.id).where(owned_scan)
+        solution_ids = select(Solution.id).where(Solution.scan_id.in_(owned))
         await self.session.execute(
             delete(VerificationRecord).where(VerificationRecord.solution_id.in_(solution_ids))
         )
         for table in (Solution, ScanEvent, ScanInput):
-            await self.session.execute(delete(table).where(table.scan_id == scan_id))
-        await self.session.execute(delete(Scan).where(Scan.id == scan_id))
-        return True
+            await self.session.execute(delete(table).where(table.scan_id.in_(owned)))
+        erased = await self.session.execute(delete(Scan).where(owned_scan))
+        return erased.rowcount == 1  # type: ignore[attr-defined]  # a DELETE: CursorResult
 
     async def set_state(
         self, scan_id: uuid.UUID, state: str, failure_code: str | None = None
