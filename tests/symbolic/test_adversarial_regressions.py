@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from app.symbolic.checker import check_answer
-from app.symbolic.solver import solve_text
-
-ABSTAIN = None
+from tests.symbolic.adversarial import (
+    ABSTAIN,
+    CORRECT,
+    INCORRECT,
+    UNKNOWN,
+    assert_checked,
+    assert_solved,
+)
 
 SOLVED = [
     # A1/A2: letters run together are a product (x·y), never a coefficient or a dropped word
@@ -137,18 +141,8 @@ SOLVED = [
 
 @pytest.mark.parametrize(("problem", "answer"), SOLVED)
 def test_solver(problem: str, answer: str | None) -> None:
-    solution = solve_text(problem)
-    if answer is None:
-        assert solution is None, solution.final_answer if solution else None
-        return
-    assert solution is not None, problem
-    assert solution.final_answer == answer
-    assert check_answer(problem, answer).verdict == "approve"
+    assert_solved(problem, answer)
 
-
-UNKNOWN = {"abstain"}
-CORRECT = {"approve"}
-INCORRECT = {"reject"}
 
 CHECKED = [
     ("If x = 2 and y = 5, what is 3xy?", "30", CORRECT),
@@ -210,4 +204,4 @@ CHECKED = [
 
 @pytest.mark.parametrize(("problem", "candidate", "allowed"), CHECKED)
 def test_checker(problem: str, candidate: str, allowed: set[str]) -> None:
-    assert check_answer(problem, candidate).verdict in allowed
+    assert_checked(problem, candidate, allowed)

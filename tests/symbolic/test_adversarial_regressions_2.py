@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from app.symbolic.checker import answers_equivalent, check_answer
-from app.symbolic.solver import solve_text
+from app.symbolic.checker import answers_equivalent
+from tests.symbolic.adversarial import (
+    ABSTAIN,
+    CORRECT,
+    INCORRECT,
+    UNKNOWN,
+    assert_checked,
+    assert_solved,
+)
 
-ABSTAIN = None
 _EQ = "已知 2x+3=11，求 x 的"
 _SYS = "已知 x+y=10，x-y=2，"
 
@@ -191,18 +197,8 @@ SOLVED = [
 
 @pytest.mark.parametrize(("problem", "answer"), SOLVED)
 def test_solver(problem: str, answer: str | None) -> None:
-    solution = solve_text(problem)
-    if answer is None:
-        assert solution is None, solution.final_answer if solution else None
-        return
-    assert solution is not None, problem
-    assert solution.final_answer == answer
-    assert check_answer(problem, answer).verdict == "approve"
+    assert_solved(problem, answer)
 
-
-UNKNOWN = {"abstain"}
-CORRECT = {"approve"}
-INCORRECT = {"reject"}
 
 CHECKED = [
     ("求 -5 的相反数", "5", UNKNOWN),
@@ -245,7 +241,7 @@ CHECKED = [
 
 @pytest.mark.parametrize(("problem", "candidate", "allowed"), CHECKED)
 def test_checker(problem: str, candidate: str, allowed: set[str]) -> None:
-    assert check_answer(problem, candidate).verdict in allowed
+    assert_checked(problem, candidate, allowed)
 
 
 LENIENT = [
