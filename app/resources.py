@@ -99,7 +99,7 @@ async def open_providers(
     budget: Budget = InMemoryBudget() if redis is None else RedisBudget(redis)
     registry = build_registry(
         settings.llm.default_provider_order,
-        [*configured_providers(settings.llm, sandbox, budget), *extra_clients],
+        [*configured_providers(settings.llm, sandbox, budget, stack), *extra_clients],
     )
     return sandbox, budget, registry
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
+from contextlib import AsyncExitStack
 from functools import partial
 from pathlib import Path
 
@@ -76,8 +77,12 @@ def _secret(value: SecretStr | None) -> str | None:
 
 
 def configured_providers(
-    settings: LLMSettings, sandbox: SymbolicSandbox, budget: Budget | None = None
+    settings: LLMSettings,
+    sandbox: SymbolicSandbox,
+    budget: Budget | None = None,
+    stack: AsyncExitStack | None = None,
 ) -> list[Provider]:
+    """`stack`: where the SDK clients' connection pools are closed (the process's resources)."""
     providers = [Provider.single(SymbolicClient(sandbox))]
     for name, model_class in SDK_PROVIDERS.items():
         key = _secret(getattr(settings, f"{name}_api_key"))
@@ -85,6 +90,8 @@ def configured_providers(
             continue
         module = importlib.import_module(f"app.llm.providers.{name}")
         sdk = module.sdk_client(key, getattr(settings, f"{name}_base_url"))
+        if stack is not None:
+            stack.push_async_callback(module.close_sdk, sdk)
         make = partial(getattr(module, model_class), sdk)
         providers.append(_tiered(name, model_ids(name, settings.models), make, settings, budget))
     if settings.openai_compatible_base_url:
@@ -96,6 +103,8 @@ def configured_providers(
             _secret(settings.openai_compatible_api_key),
             settings.openai_compatible_json_mode,
         )
+        if stack is not None:
+            stack.push_async_callback(model.sdk.close)
         ids = {t: settings.openai_compatible_model or "served" for t in TIERS}
         ids.update(model_ids(PROVIDER, settings.models))
         providers.append(_tiered(PROVIDER, ids, lambda _m: model, settings, budget))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import anthropic
-from anthropic import AsyncAnthropic
+from anthropic import AsyncAnthropic, DefaultAioHttpClient
 
 from app.llm.base import Capability
 from app.llm.errors import MalformedResponse
@@ -77,4 +77,12 @@ class AnthropicModel:
 
 
 def sdk_client(api_key: str, base_url: str | None) -> AsyncAnthropic:
-    return AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0)
+    # One client per process, on the SDK's aiohttp transport (less CPU per call than httpx's
+    # pool); retries and timeouts are ours (app.llm.resilience), so the SDK must not retry.
+    return AsyncAnthropic(
+        api_key=api_key, base_url=base_url, max_retries=0, http_client=DefaultAioHttpClient()
+    )
+
+
+async def close_sdk(sdk: AsyncAnthropic) -> None:
+    await sdk.close()

@@ -99,3 +99,7 @@ class GeminiModel:
 def sdk_client(api_key: str, base_url: str | None) -> genai.Client:
     options = types.HttpOptions(base_url=base_url, api_version="v1beta") if base_url else None
     return genai.Client(api_key=api_key, http_options=options)
+
+
+async def close_sdk(sdk: genai.Client) -> None:
+    await sdk.aio.aclose()

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import openai
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, DefaultAioHttpClient
 
 from app.llm.base import Capability
 from app.llm.errors import MalformedResponse, ProviderError
@@ -97,5 +97,12 @@ class OpenAIChatModel:
 
 
 def sdk_client(api_key: str, base_url: str | None) -> AsyncOpenAI:
-    # Retries and timeouts are ours (app.llm.resilience): the SDK must not retry on its own.
-    return AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0)
+    # One client per process, on the SDK's aiohttp transport (less CPU per call than httpx's
+    # pool); retries and timeouts are ours (app.llm.resilience), so the SDK must not retry.
+    return AsyncOpenAI(
+        api_key=api_key, base_url=base_url, max_retries=0, http_client=DefaultAioHttpClient()
+    )
+
+
+async def close_sdk(sdk: AsyncOpenAI) -> None:
+    await sdk.close()
