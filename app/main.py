@@ -27,6 +27,7 @@ from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
 from app.llm.base import ModelClient
 from app.logs import configure_logging
+from app.process import freeze_startup_heap
 from app.resources import Resources, keep_fresh, open_resources
 from app.services.scan_sweeper import sweep_stuck_scans
 from app.settings import Settings, get_settings
@@ -59,6 +60,7 @@ def create_app(
             if not settings.auth.required:
                 log.warning(OPEN_SERVER_WARNING)
             await resume_queued_scans(services)
+            freeze_startup_heap()
             background = [
                 asyncio.create_task(services.ocr.warm_up()),
                 asyncio.create_task(keep_fresh(services)),

@@ -13,9 +13,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Scan, ScanInput, Solution, VerificationRecord
+from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
+from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository
-from app.db.repositories.scan_events import ScanEventRepository, ScanInputRepository
+from app.db.repositories.scan_events import ScanInputRepository
 from app.db.repositories.scans import ScanRepository
 from app.pipeline.state import SolveState
 from app.resources import Resources
@@ -126,13 +127,9 @@ async def submit_scan(
         result = await asyncio.wait_for(run, deadline_s)
     except TimeoutError as exc:
         raise DeadlineExceeded from exc
-    scan, solution = await store_result(services, session, result, request)
     # The events of a synchronous scan are written with it: a client may still read them.
-    events = ScanEventRepository(session)
-    for seq, (node, data) in enumerate(progress, 1):
-        events.add(scan.id, seq, node, data)
-    events.add(scan.id, len(progress) + 1, "done", done_event(scan, solution))
-    await session.flush()
+    events = [(node, data) for node, data in progress]
+    scan, solution = await store_result(services, session, result, request, events=events)
     return scan, solution
 
 
@@ -146,17 +143,31 @@ async def store_result(
     result: SolveState,
     request: ScanRequest,
     scan: Scan | None = None,
+    *,
+    events: list[tuple[str, dict[str, Any]]] | None = None,
 ) -> tuple[Scan, Solution]:
-    """Add (or, for a queued scan, fill in) the scan and its solution; stage follow-ups."""
-    scan = _fill_scan(scan or Scan(id=uuid.uuid4()), result, request)
+    """Write the scan (new, or a queued one filled in), its solution and verdicts, `events`
+    (the progress of a synchronous scan, then `done`) and the follow-up jobs. New rows go in
+    with one INSERT per table (no unit of work: this is every answered scan's cost)."""
+    new_scan = scan is None
+    scan = _fill_scan(scan or Scan(id=uuid.uuid4(), created_at=utcnow()), result, request)
     solution, verifications = _solution_rows(scan, result)
-    ScanRepository(session).add_all(scan, solution, verifications)
     # The follow-up jobs are written in the scan's own transaction (the outbox): once it is
     # committed the evaluation cannot be lost, even if Redis is down right now.
-    await stage_followups(services.settings.verify, services.provider_counts, session, solution)
-    # Flushed here, not at the caller's commit: column defaults (created_at) fill in for the
-    # response, and a database error surfaces inside the use case.
-    await session.flush()
+    jobs = await followup_jobs(
+        services.settings.verify, services.provider_counts, session, scan, solution
+    )
+    rows: list[Any] = [scan] if new_scan else []
+    rows += [solution, *verifications, *OutboxRepository(session).messages(jobs)]
+    if events is not None:
+        done = ("done", done_event(scan, solution))
+        rows += [
+            ScanEvent(scan_id=scan.id, seq=seq, kind=kind, data=data)
+            for seq, (kind, data) in enumerate([*events, done], 1)
+        ]
+    await ScanRepository(session).insert_new(rows)
+    if not new_scan:
+        await session.flush()  # the queued scan's UPDATE: a database error surfaces here
     return scan, solution
 
 
@@ -221,7 +232,8 @@ def _solution_rows(scan: Scan, result: SolveState) -> tuple[Solution, list[Verif
     # Ids are chosen here, not at flush, so the outbox can name the solution before the commit.
     solution = Solution(
         id=uuid.uuid4(),
-        scan=scan,
+        scan_id=scan.id,  # not `scan=`: that would also queue it for the unit of work
+        created_at=utcnow(),
         provider=result.provider,
         model=result.model,
         final_answer=result.solution.final_answer if result.solution else None,
@@ -257,13 +269,12 @@ def _solution_rows(scan: Scan, result: SolveState) -> tuple[Solution, list[Verif
     return solution, verifications
 
 
-async def stage_followups(
-    verify: Any, provider_counts: Any, session: AsyncSession, solution: Solution
-) -> None:
-    """Write the background jobs into the outbox, in the caller's transaction: deep
-    evaluation, the tier-2 consensus check, and a tier-3 spot check when the sampler draws
-    it. The outbox relay hands them to the queue once committed (at once, or when Redis
-    is back)."""
+async def followup_jobs(
+    verify: Any, provider_counts: Any, session: AsyncSession, scan: Scan, solution: Solution
+) -> list[tuple[str, tuple[str, ...], str]]:
+    """The background jobs of an answered scan, as (task, args, job id): deep evaluation, the
+    tier-2 consensus check, and a tier-3 spot check when the sampler draws it. The outbox
+    relay hands them to the queue once committed (at once, or when Redis is back)."""
     jobs: list[tuple[str, tuple[str, ...]]] = [
         ("deep_evaluate", (str(solution.id),)),
         ("consensus_check", (str(solution.id),)),
@@ -271,7 +282,7 @@ async def stage_followups(
     uncertain = solution.verification_status != "verified"
     draw, reason = draw_spot_check(
         _rng,
-        subject=solution.scan.subject,
+        subject=scan.subject,
         confidence=solution.verification_confidence,
         provider_results=0 if uncertain else await provider_counts.get(session, solution.provider),
         uncertain=uncertain,
@@ -281,6 +292,4 @@ async def stage_followups(
         jobs.append(("spot_check", (str(solution.id), reason)))
     if solution.verification_status == "caution" and verify.mars_second_chance:
         jobs.append(("mars_second_chance", (str(solution.id),)))  # app/worker/mars.py
-    outbox = OutboxRepository(session)
-    for task, args in jobs:
-        outbox.stage(task, args, job_id=f"{task}:{solution.id}")
+    return [(task, args, f"{task}:{solution.id}") for task, args in jobs]

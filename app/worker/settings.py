@@ -9,6 +9,7 @@ from typing import Any
 from arq import cron, func
 from arq.connections import RedisSettings
 
+from app.process import freeze_startup_heap
 from app.services.scan_sweeper import sweep_stuck_scans
 from app.settings import get_settings
 from app.worker.context import JOB_CONTEXT_KEY, open_job_context
@@ -34,6 +35,7 @@ async def startup(ctx: dict[str, Any]) -> None:
     stack.push_async_callback(_cancel, sweeping)
     ctx["stack"] = stack
     ctx[JOB_CONTEXT_KEY] = jobs
+    freeze_startup_heap()
 
 
 async def shutdown(ctx: dict[str, Any]) -> None:

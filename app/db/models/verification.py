@@ -55,6 +55,7 @@ class VerificationRecord(Base):
         """One verifier's verdict on one answer of `solution`, as a row."""
         return cls(
             solution=solution,
+            solution_id=solution.id,
             tier=tier,
             attempt=attempt,
             answer_provider=answer_provider,

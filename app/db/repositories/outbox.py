@@ -24,9 +24,14 @@ class OutboxRepository:
         self.session = session
 
     def stage(self, task: str, args: Sequence[Any], job_id: str) -> None:
-        self.session.add(OutboxMessage(task=task, args=list(args), job_id=job_id))
+        self.session.add_all(self.messages([(task, args, job_id)]))
+
+    def messages(self, jobs: Sequence[tuple[str, Sequence[Any], str]]) -> list[OutboxMessage]:
+        """Outbox rows for (task, args, job id), for the caller to write with the rows they are
+        about (`stage` adds one to the session)."""
         # The transaction owner wakes the relay after commit only when something was staged.
         self.session.info[STAGED] = True
+        return [OutboxMessage(task=t, args=list(a), job_id=j) for t, a, j in jobs]
 
     async def stage_once(self, task: str, args: Sequence[Any], job_id: str) -> bool:
         """Stage unless a job with this id was ever staged (job ids are unique)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -11,19 +12,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
+from app.db.base import Base
 from app.db.documents import DeepEvaluation
 from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
+from app.db.repositories.bulk import insert_new
 
 
 class ScanRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    def add_all(
-        self, scan: Scan, solution: Solution, verifications: list[VerificationRecord]
-    ) -> None:
-        """Stage a whole submission; one flush/commit writes it in a single round of INSERTs."""
-        self.session.add_all([scan, solution, *verifications])
+    async def insert_new(self, rows: Sequence[Base]) -> None:
+        """Write a submission's new rows (scan, solution, verdicts, events, outbox jobs, in
+        that order) with one INSERT per table."""
+        await insert_new(self.session, rows)
 
     async def get_scan(self, scan_id: uuid.UUID, tenant: str | None) -> Scan | None:
         """The scan, if it belongs to `tenant` (None: scans made without a key)."""
