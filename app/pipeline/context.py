@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+import asyncio
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from app.llm.registry import ProviderRegistry
 from app.pipeline.state import Example
@@ -27,6 +28,20 @@ class OcrReader(Protocol):
     async def read(self, image: bytes) -> OcrText: ...
 
 
+@dataclass(slots=True)
+class RunCalls:
+    """Model calls one node of a run starts for a later node. ANALYZE starts ENRICH's label
+    call: it needs only ANALYZE's labels, so it runs while SOLVE and QUICK_VERIFY wait on
+    their models, and the critical path is three model calls, not four."""
+
+    enrichment: asyncio.Task[dict[str, Any] | None] | None = None
+
+    def cancel(self) -> None:
+        """At the end of a run: a call nobody took (the run failed or was abandoned) stops."""
+        if self.enrichment is not None:
+            self.enrichment.cancel()
+
+
 @dataclass(frozen=True, slots=True)
 class PipelineContext:
     registry: ProviderRegistry
@@ -36,6 +51,10 @@ class PipelineContext:
     ocr: OcrReader | None = None
     top_k: int = 3
     calibrator: Calibrator | None = None
+    calls: RunCalls | None = None  # per run (`for_run`); None: each node makes its own calls
+
+    def for_run(self) -> PipelineContext:
+        return replace(self, calls=RunCalls())
 
     @property
     def thresholds(self) -> Thresholds:

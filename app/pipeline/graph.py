@@ -41,5 +41,10 @@ def build_graph() -> SolveGraph:
 async def run_pipeline(
     graph: SolveGraph, context: PipelineContext, state: SolveState
 ) -> SolveState:
-    result = await graph.ainvoke(state, context=context)
+    run = context.for_run()
+    try:
+        result = await graph.ainvoke(state, context=run)
+    finally:
+        assert run.calls is not None
+        run.calls.cancel()
     return SolveState(**result)

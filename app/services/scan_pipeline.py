@@ -61,18 +61,23 @@ async def stream_pipeline(
 ) -> SolveState:
     """The final state, as `graph.ainvoke` would return it; `on_node` hears each node finish."""
     final: dict[str, Any] | None = None
-    stream: Any = graph.astream(state, context=context, stream_mode=["updates", "values"])
-    async for mode, chunk in stream:
-        if mode == "values":
-            final = chunk
-            continue
-        for node, update in chunk.items():
-            update = update or {}
-            if node == "ocr" and state.image is not None and not update.get("error"):
-                text = update.get("problem_text", "")
-                if needs_retake(text, update.get("ocr_confidence"), min_ocr_confidence):
-                    raise RetakePhoto(update.get("ocr_confidence"), text)
-            if on_node is not None:
-                await on_node(node, public_progress(node, update))
+    run = context.for_run()
+    stream: Any = graph.astream(state, context=run, stream_mode=["updates", "values"])
+    try:
+        async for mode, chunk in stream:
+            if mode == "values":
+                final = chunk
+                continue
+            for node, update in chunk.items():
+                update = update or {}
+                if node == "ocr" and state.image is not None and not update.get("error"):
+                    text = update.get("problem_text", "")
+                    if needs_retake(text, update.get("ocr_confidence"), min_ocr_confidence):
+                        raise RetakePhoto(update.get("ocr_confidence"), text)
+                if on_node is not None:
+                    await on_node(node, public_progress(node, update))
+    finally:
+        assert run.calls is not None
+        run.calls.cancel()
     assert final is not None
     return SolveState(**final)

@@ -152,20 +152,22 @@ async def store_result(
     new_scan = scan is None
     scan = _fill_scan(scan or Scan(id=uuid.uuid4(), created_at=utcnow()), result, request)
     solution, verifications = _solution_rows(scan, result)
+    repo = ScanRepository(session)
+    # Written before anything is read in this transaction: on SQLite a transaction that read
+    # first fails at once ("database is locked") when it writes after another one committed.
+    await repo.insert_new([*([scan] if new_scan else []), solution, *verifications])
     # The follow-up jobs are written in the scan's own transaction (the outbox): once it is
     # committed the evaluation cannot be lost, even if Redis is down right now.
-    jobs = await followup_jobs(
-        services.settings.verify, services.provider_counts, session, scan, solution
-    )
-    rows: list[Any] = [scan] if new_scan else []
-    rows += [solution, *verifications, *OutboxRepository(session).messages(jobs)]
+    verify, counts = services.settings.verify, services.provider_counts
+    jobs = await followup_jobs(verify, counts, session, scan, solution)
+    rows: list[Any] = OutboxRepository(session).messages(jobs)
     if events is not None:
         done = ("done", done_event(scan, solution))
         rows += [
             ScanEvent(scan_id=scan.id, seq=seq, kind=kind, data=data)
             for seq, (kind, data) in enumerate([*events, done], 1)
         ]
-    await ScanRepository(session).insert_new(rows)
+    await repo.insert_new(rows)
     if not new_scan:
         await session.flush()  # the queued scan's UPDATE: a database error surfaces here
     return scan, solution

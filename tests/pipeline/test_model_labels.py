@@ -3,6 +3,7 @@ model's valid labels, then the rules'; any failure falls back silently; no model
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from app.pipeline.graph import run_pipeline
 from app.pipeline.labels import gives_away
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
-from tests.fixtures.providers import solver
+from tests.fixtures.providers import solution_json, solver
 from tests.fixtures.scripted import Reply, ScriptedClient
 
 SPEED = "A car covers 180 km in 3 hours at a constant rate. What is its speed?"
@@ -218,3 +219,32 @@ def test_hostile_replies_are_read_in_linear_time() -> None:
         read_enrichment(data, "zh", answer=run[:200], problem=run)
         gives_away(run[:300], "x = 1, y = 2 and " + run[:180], run)
     assert time.process_time() - started < 1.0
+
+
+async def test_enrich_labels_are_asked_before_solve(graph, make_context) -> None:
+    """ENRICH's call needs only ANALYZE's labels, so ANALYZE sends it and it runs while SOLVE
+    and QUICK_VERIFY wait: a scan waits on three model calls in turn, not four."""
+    model = labeller({"subject": "physics"}, {"hint": "Divide the distance by the time."})
+    sent_before_solve: list[int] = []
+
+    def solve_reply(messages: Sequence[Message]) -> str:
+        sent_before_solve.append(sum(is_enrich_prompt(c) for c in model.calls))
+        return solution_json("60 km/h")
+
+    solving = ScriptedClient("solver", [solve_reply], capabilities=frozenset({"solve"}))
+    state = await run_pipeline(graph, make_context(model, solving), SolveState(problem_text=SPEED))
+    assert sent_before_solve and sent_before_solve[0] == 1
+    assert len(model.calls) == 2 and state.hint == "Divide the distance by the time."
+
+
+async def test_an_abandoned_run_stops_the_enrich_call(graph, make_context) -> None:
+    """A run that ends early (here: a deadline during SOLVE) leaves no label call running."""
+    model = labeller({"subject": "physics"}, {"hint": "late"}, delay_s=0.3)
+    solving = solver("solver", "60 km/h", delay_s=30)
+    run = run_pipeline(graph, make_context(model, solving), SolveState(problem_text=SPEED))
+    before = {t for t in asyncio.all_tasks() if not t.done()}
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(run, 0.5)  # ANALYZE's call (0.3 s) returned, ENRICH's not yet
+    await asyncio.sleep(0.01)  # let the cancellations land
+    left = {t for t in asyncio.all_tasks() if not t.done()} - before
+    assert not left, left

@@ -17,6 +17,7 @@ from app.analysis.classifier import analyze as classify
 from app.llm.outputs import AnalysisOutput, schema_of
 from app.pipeline.context import PipelineContext
 from app.pipeline.labels import ModelAnalysis, ask_for_labels, labelling_client, read_analysis
+from app.pipeline.nodes.enrich import ask_model
 from app.pipeline.prompts import analyze as prompts
 from app.pipeline.state import SolveState
 
@@ -47,6 +48,10 @@ async def analyze(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[
     model = read_analysis(data, rules.language)
     update = merge(state, model, rules)
     update["model_calls"] = 1
+    if ctx.calls is not None:  # ENRICH's labels need only these: ask now, read them at ENRICH
+        ctx.calls.enrichment = ask_model(
+            ctx, state.problem_text, update["language"], update["subject"], update["grade_band"]
+        )
     if model.knowledge_points:  # ENRICH's own call may replace them
         update["knowledge_points"] = model.knowledge_points
     return update

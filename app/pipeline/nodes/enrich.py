@@ -1,7 +1,8 @@
 """ENRICH: knowledge points, a hint, LaTeX-clean steps in the scan's language, and the badge.
 
-With a model configured, one call asks for knowledge points and a hint in the scan's language;
-it runs while the badge and the steps are prepared, under the short label timeout. Its valid
+With a model configured, one call asks for knowledge points and a hint in the scan's language,
+under the short label timeout. ANALYZE starts it (it needs only the subject and grade), so it
+runs while SOLVE and QUICK_VERIFY wait on their models; ENRICH reads its reply. Its valid
 labels win; else ANALYZE's model knowledge points, else the rule-based ones (which abstain
 when unsure). Without a model, no call is made.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from app.analysis.classifier import Language
 from app.analysis.enrichment import hint, knowledge_points
 from app.llm.outputs import EnrichmentOutput, SolveStep, schema_of
 from app.pipeline.badge import badge
@@ -39,19 +41,29 @@ def clean_latex(step: SolveStep) -> SolveStep:
     return step.model_copy(update={"latex": match.group(1).strip() if match else step.latex})
 
 
-def _ask_model(
-    state: SolveState, ctx: PipelineContext
+def ask_model(
+    ctx: PipelineContext, problem: str, language: Language, subject: str, grade_band: str
 ) -> asyncio.Task[dict[str, Any] | None] | None:
+    """Start the label call (None without a model): ANALYZE starts it as soon as it knows the
+    subject and grade (`PipelineContext.calls`), else ENRICH does."""
     client = labelling_client(ctx)
     if client is None:
         return None
-    messages = prompts.build(state.problem_text, state.language, state.subject, state.grade_band)
+    messages = prompts.build(problem, language, subject, grade_band)
     schema = schema_of(EnrichmentOutput)
     return asyncio.create_task(ask_for_labels(client, messages, schema, ctx.verify.label_timeout_s))
 
 
+def _started(state: SolveState, ctx: PipelineContext) -> asyncio.Task[dict[str, Any] | None] | None:
+    calls = ctx.calls
+    if calls is not None and calls.enrichment is not None:
+        asked, calls.enrichment = calls.enrichment, None
+        return asked
+    return ask_model(ctx, state.problem_text, state.language, state.subject, state.grade_band)
+
+
 async def enrich(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
-    asked = _ask_model(state, runtime.context)
+    asked = _started(state, runtime.context)
     try:
         status, reason = badge(state, runtime.context)
         update: dict[str, Any] = {"verification_status": status, "caution_reason": reason}
