@@ -1,4 +1,7 @@
-"""Conditional edges. Each returns the name of the next node."""
+"""Conditional edges. Each returns the name of the next node.
+
+They are coroutines though they never wait: LangGraph runs a plain function of an async graph
+in a thread pool, a thread hop per edge for a few comparisons."""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ def next_after_verify(state: SolveState, ctx: PipelineContext) -> Literal["enric
     return "enrich"
 
 
-def should_retry_after_verify(
+async def should_retry_after_verify(
     state: SolveState, runtime: Runtime[PipelineContext]
 ) -> Literal["enrich", "solve"]:
     """Thresholds are read from the run's context, so a changed setting applies to the next
@@ -32,10 +35,10 @@ def should_retry_after_verify(
     return next_after_verify(state, runtime.context)
 
 
-def route_after_ocr(state: SolveState) -> Literal["analyze", "__end__"]:
+async def route_after_ocr(state: SolveState) -> Literal["analyze", "__end__"]:
     return "analyze" if state.problem_text.strip() and not state.error else "__end__"
 
 
-def route_after_solve(state: SolveState) -> Literal["quick_verify", "enrich"]:
+async def route_after_solve(state: SolveState) -> Literal["quick_verify", "enrich"]:
     """No provider produced a (new) solution: nothing to verify, report what we have."""
     return "quick_verify" if state.solved_this_round else "enrich"

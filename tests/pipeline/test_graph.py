@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from app.llm.errors import ProviderError, RateLimited
@@ -242,3 +245,32 @@ async def test_a_fitted_calibrator_defines_the_confidence(graph, make_context) -
         graph, make_context(), SolveState(problem_text="Solve 2x + 3 = 11")
     )
     assert (uncalibrated.verify_calibrated, uncalibrated.verify_confidence) == (False, 1.0)
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.submitted = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_a_text_scan_makes_no_thread_hop(graph, make_context) -> None:
+    """Nodes and edges run on the event loop: LangGraph runs a plain-function edge in the
+    default thread pool, a hop per edge (this is every scan's cost)."""
+    loop = asyncio.get_running_loop()
+    counting = CountingExecutor()
+    loop.set_default_executor(counting)
+    try:
+        model = solver("solver", "15")
+        check = verifier("checker", verdict_json(True, 0.95, "15"))
+        state = await run_pipeline(
+            graph, make_context(model, check), SolveState(problem_text=WORD_PROBLEM)
+        )
+    finally:
+        loop.set_default_executor(ThreadPoolExecutor())
+        counting.shutdown()
+    assert state.solution is not None and state.solution.final_answer == "15"
+    assert counting.submitted == 0

@@ -33,33 +33,33 @@ def runtime(**verify: Any) -> Runtime[Any]:
         (False, 0.0, 3, "enrich"),
     ],
 )
-def test_should_retry_after_verify(
+async def test_should_retry_after_verify(
     passed: bool | None, confidence: float, attempts: int, expected: str
 ) -> None:
     state = SolveState(verify_passed=passed, verify_confidence=confidence, attempt_count=attempts)
-    assert should_retry_after_verify(state, runtime()) == expected
+    assert await should_retry_after_verify(state, runtime()) == expected
 
 
-def test_thresholds_come_from_settings() -> None:
+async def test_thresholds_come_from_settings() -> None:
     state = SolveState(verify_passed=True, verify_confidence=0.85, attempt_count=1)
-    assert should_retry_after_verify(state, runtime(verified_threshold=0.9)) == "solve"
+    assert await should_retry_after_verify(state, runtime(verified_threshold=0.9)) == "solve"
     failed = SolveState(verify_passed=False, attempt_count=2)
-    assert should_retry_after_verify(failed, runtime(max_attempts=3)) == "solve"
+    assert await should_retry_after_verify(failed, runtime(max_attempts=3)) == "solve"
 
 
-def test_route_after_ocr() -> None:
-    assert route_after_ocr(SolveState(problem_text="1+1")) == "analyze"
-    assert route_after_ocr(SolveState(problem_text="  ")) == "__end__"
-    assert route_after_ocr(SolveState(problem_text="x", error="no_text_found")) == "__end__"
+async def test_route_after_ocr() -> None:
+    assert await route_after_ocr(SolveState(problem_text="1+1")) == "analyze"
+    assert await route_after_ocr(SolveState(problem_text="  ")) == "__end__"
+    assert await route_after_ocr(SolveState(problem_text="x", error="no_text_found")) == "__end__"
 
 
-def test_route_after_solve() -> None:
+async def test_route_after_solve() -> None:
     solved = SolveState(solution=SolveOutput(final_answer="4"), solved_this_round=True)
-    assert route_after_solve(solved) == "quick_verify"
-    assert route_after_solve(SolveState(solved_this_round=False)) == "enrich"
+    assert await route_after_solve(solved) == "quick_verify"
+    assert await route_after_solve(SolveState(solved_this_round=False)) == "enrich"
 
 
-def test_the_uncertain_band_retries_and_the_best_attempt_is_returned() -> None:
+async def test_the_uncertain_band_retries_and_the_best_attempt_is_returned() -> None:
     from app.pipeline.badge import best_attempt, standing
     from app.pipeline.state import AttemptRecord
 
@@ -67,7 +67,7 @@ def test_the_uncertain_band_retries_and_the_best_attempt_is_returned() -> None:
     # An LLM "correct" at 0.7 is uncertain (not a failure): retried while attempts remain.
     uncertain = SolveState(verify_passed=True, verify_confidence=0.7, attempt_count=1)
     assert standing(uncertain, ctx) == "uncertain"
-    assert should_retry_after_verify(uncertain, runtime()) == "solve"
+    assert await should_retry_after_verify(uncertain, runtime()) == "solve"
 
     def record(n: int, passed: bool | None, confidence: float) -> AttemptRecord:
         return AttemptRecord(n, f"p{n}", "m", str(n), passed, confidence, [], 0.0)
@@ -81,7 +81,7 @@ def test_the_uncertain_band_retries_and_the_best_attempt_is_returned() -> None:
     assert best_attempt([record(1, True, 0.85), record(2, True, 0.99)], ctx).number == 2
 
 
-def test_a_proof_verifies_and_a_fitted_promise_replaces_the_hand_set_threshold() -> None:
+async def test_a_proof_verifies_and_a_fitted_promise_replaces_the_hand_set_threshold() -> None:
     from app.pipeline.badge import is_verified
     from app.verification.calibration import Calibrator
 
