@@ -33,13 +33,21 @@ def _read_if_present(path: Path) -> list[dict[str, str]] | None:
     return parse_gsm8k(path) if path.is_file() else None
 
 
-def similarity(a: str, b: str, *, estimate_below: float = 0.0) -> float:
+def similarity(
+    a: str,
+    b: str,
+    *,
+    estimate_below: float = 0.0,
+    terms_a: frozenset[str] | None = None,
+    terms_b: frozenset[str] | None = None,
+) -> float:
     """Word-level similarity in [0, 1]: Jaccard of terms blended with sequence overlap.
 
     Below a Jaccard of `estimate_below` the (costly) sequence overlap is not computed and the
     Jaccard stands in for it: such pairs rank below the close ones anyway, and the estimate
-    only orders few-shot examples."""
-    ta, tb = set(query_terms(a)), set(query_terms(b))
+    only orders few-shot examples. `terms_a`/`terms_b`: the texts' terms, when known."""
+    ta = terms_a if terms_a is not None else frozenset(query_terms(a))
+    tb = terms_b if terms_b is not None else frozenset(query_terms(b))
     if not ta or not tb:
         return 0.0
     jaccard = len(ta & tb) / len(ta | tb)
@@ -69,16 +77,19 @@ class ProblemBankRetriever:
         self.same_problem_similarity = same_problem_similarity
         self._document_frequency: Counter[str] = Counter()
         self._bank_size = 0
+        self._terms: dict[str, frozenset[str]] = {}  # each bank question's terms
 
     async def warm_up(self) -> None:
         """Count in how many bank problems each word occurs (once; about 50 ms for GSM8K)."""
         async with self.sessionmaker() as session:
             questions = await ProblemBankRepository(session).questions()
         counts: Counter[str] = Counter()
-        for question in questions:
-            counts.update(set(query_terms(question)))
+        terms = {question: frozenset(query_terms(question)) for question in questions}
+        for found in terms.values():
+            counts.update(found)
         self._document_frequency = counts
         self._bank_size = len(questions)
+        self._terms = terms
 
     def search_terms(self, text: str) -> list[str]:
         """The problem's rarest words that occur in the bank at all."""
@@ -96,8 +107,21 @@ class ProblemBankRetriever:
             rows = await ProblemBankRepository(session).search(self.search_terms(text), CANDIDATES)
         # Only a Jaccard this high can blend with the sequence to a close match.
         floor = 2 * self.same_problem_similarity - 1
+        terms = frozenset(query_terms(text))
         scored = sorted(
-            ((similarity(text, r.question, estimate_below=floor), r) for r in rows),
+            (
+                (
+                    similarity(
+                        text,
+                        r.question,
+                        estimate_below=floor,
+                        terms_a=terms,
+                        terms_b=self._terms.get(r.question),
+                    ),
+                    r,
+                )
+                for r in rows
+            ),
             key=lambda p: -p[0],
         )
         return [
