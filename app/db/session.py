@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event, text
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -24,16 +26,40 @@ def create_engine(settings: DatabaseSettings) -> AsyncEngine:
     if settings.is_sqlite:
         kwargs["connect_args"] = {"timeout": 30}
     else:
-        # pre_ping: a pooled connection that died with a Postgres restart is replaced, not used.
         # The same ceiling as pool_size + as many overflow connections, but all of them kept:
         # overflow ones are closed at every check-in, so a burst reconnected (TLS attempt,
         # server fork) for nearly every request.
-        kwargs.update(pool_size=2 * settings.pool_size, max_overflow=0, pool_pre_ping=True)
+        kwargs.update(pool_size=2 * settings.pool_size, max_overflow=0)
     engine = create_async_engine(settings.url, **kwargs)
     if settings.is_sqlite:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
+    else:
+        event.listen(engine.sync_engine.pool, "checkin", _idle_since)
+        event.listen(engine.sync_engine.pool, "checkout", _ping_if_idle)
     return engine
+
+
+# A pooled connection that sat idle this long is pinged before use, and replaced if a
+# Postgres restart (or a firewall) killed it. SQLAlchemy's pool_pre_ping pings every
+# checkout: on asyncpg three round trips (BEGIN, ";", ROLLBACK) per session, every request
+# paying for the rare restart. A connection in steady use that a restart kills fails once
+# (503, retryable), and the pool then drops every connection older than the failure.
+PING_AFTER_IDLE_S = 10.0
+
+
+def _idle_since(_dbapi_connection: Any, record: Any) -> None:
+    record.info["idle_since"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    since = record.info.get("idle_since")
+    if since is None or time.monotonic() - since < PING_AFTER_IDLE_S:
+        return
+    try:
+        dbapi_connection.ping()
+    except Exception as exc:  # the pool retries the checkout with a new connection
+        raise DisconnectionError("idle connection is gone") from exc
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
