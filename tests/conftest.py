@@ -35,11 +35,18 @@ from app.settings import (
     VerifySettings,
 )
 from app.symbolic.sandbox import SymbolicSandbox
+from tests.fixtures.providers import close_kept
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "SOLVEVERIFY_TEST_POSTGRES_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
 REDIS_URL = os.environ.get("SOLVEVERIFY_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def close_sdk_clients() -> AsyncIterator[None]:
+    yield
+    await close_kept()
 
 
 @pytest.fixture(autouse=True)

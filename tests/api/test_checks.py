@@ -14,7 +14,7 @@ from app.llm.providers import openai
 from app.llm.registry import Provider
 from tests.fixtures.images import draw_text
 from tests.fixtures.processes import run_cli
-from tests.fixtures.providers import verdict_json
+from tests.fixtures.providers import kept, verdict_json
 
 LINEAR = "If 7 - 4x = 15, what is the value of 8x + 2?"
 WORD_PROBLEM = (
@@ -90,7 +90,9 @@ def server() -> Iterator[FakeLLMServer]:
 
 
 def sdk_model(server: FakeLLMServer) -> openai.OpenAIChatModel:
-    return openai.OpenAIChatModel(openai.sdk_client("sk-test", f"{server.url}/v1"), "gpt-4o-mini")
+    return openai.OpenAIChatModel(
+        kept(openai.sdk_client("sk-test", f"{server.url}/v1")), "gpt-4o-mini"
+    )
 
 
 async def test_admitted_model_verifier_decides_a_word_problem(

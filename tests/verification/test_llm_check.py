@@ -16,7 +16,7 @@ from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.verification.llm_check import llm_verdict
-from tests.fixtures.providers import solver, verdict_json
+from tests.fixtures.providers import kept, solver, verdict_json
 
 WORD_PROBLEM = (
     "A baker fills 7 trays with 13 muffins each and sells all but 5 muffins. "
@@ -38,7 +38,9 @@ def clean(server: FakeLLMServer) -> None:
 
 
 def sdk_verifier(server: FakeLLMServer) -> openai.OpenAIChatModel:
-    return openai.OpenAIChatModel(openai.sdk_client("sk-test", f"{server.url}/v1"), "gpt-4o-mini")
+    return openai.OpenAIChatModel(
+        kept(openai.sdk_client("sk-test", f"{server.url}/v1")), "gpt-4o-mini"
+    )
 
 
 async def verdict_for(server: FakeLLMServer, sandbox, reply: str, candidate: str, **kwargs):
@@ -135,7 +137,8 @@ async def test_contradicted_approval_of_a_wrong_answer_is_not_verified(
 
 
 async def test_agreeing_admitted_verifier_verifies(graph, make_context, server) -> None:
-    server.then(Reply("{}"))  # ANALYZE asks the configured model for labels first: none here
+    # ANALYZE asks the configured model for labels first, then (at once) for ENRICH's: none
+    server.then(Reply("{}"), Reply("{}"))
     server.then(Reply(verdict_json(True, 0.95, "86")))
     ctx = make_context(solver("right_model", "86"), sdk_verifier(server), symbolic=False)
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
