@@ -75,12 +75,10 @@ async def ask_for_labels(
 ) -> dict[str, Any] | None:
     """The reply's JSON object, or None when there is none to read."""
     try:
-        response = await asyncio.wait_for(
-            client.generate(
+        async with asyncio.timeout(timeout):  # the whole call, retries included: the student waits
+            response = await client.generate(
                 messages, json_schema=schema, timeout=timeout, max_tokens=LABEL_MAX_TOKENS
-            ),
-            timeout,  # the whole call, retries included: the student is waiting
-        )
+            )
     except (TimeoutError, ProviderError) as exc:
         log.info("no labels from %s: %s", client.provider, exc or "timeout")
         return None

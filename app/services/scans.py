@@ -124,13 +124,12 @@ async def submit_scan(
         on_node=remember,
     )
     try:
-        result = await asyncio.wait_for(run, deadline_s)
+        async with asyncio.timeout(deadline_s):
+            result = await run
     except TimeoutError as exc:
         raise DeadlineExceeded from exc
     # The events of a synchronous scan are written with it: a client may still read them.
-    events = [(node, data) for node, data in progress]
-    scan, solution = await store_result(services, session, result, request, events=events)
-    return scan, solution
+    return await store_result(services, session, result, request, events=progress)
 
 
 def done_event(scan: Scan, solution: Solution) -> dict[str, Any]:

@@ -58,12 +58,10 @@ async def llm_verdict(
         return (time.perf_counter() - started) * 1000
 
     try:
-        response = await asyncio.wait_for(
-            client.generate(
+        async with asyncio.timeout(timeout):  # the whole call, retries included
+            response = await client.generate(
                 messages, json_schema=schema_of(QuickVerifyOutput), timeout=timeout, max_tokens=512
-            ),
-            timeout,
-        )
+            )
     except TimeoutError:
         return abstain("llm", verifier_id, f"no verdict within {timeout:.1f}s", elapsed())
     except ProviderError as exc:
