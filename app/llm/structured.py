@@ -11,6 +11,8 @@ import json
 import re
 from typing import Any
 
+from app.llm.types import safe_text
+
 # Model replies are untrusted too (they may echo the problem): every pattern runs in linear
 # time, with possessive whitespace runs so a long run is never re-split between quantifiers.
 _FENCE = re.compile(r"```(?:json|JSON)?\s*+(.*?)```", re.S)
@@ -53,10 +55,23 @@ def _loads(candidate: str) -> dict[str, Any] | None:
     for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
         try:
             value = json.loads(attempt, strict=False)  # raw newlines inside strings are common
+            if not isinstance(value, dict):
+                return None
+            # "\u0000" or a lone "\ud800" escape decodes to text that cannot be stored or sent
+            return _safe(value) if "\\u" in attempt or "\x00" in attempt else value
         except (json.JSONDecodeError, RecursionError):  # deep nesting ("[[[[…") is not JSON we want
             continue
-        return value if isinstance(value, dict) else None
     return None
+
+
+def _safe(value: Any) -> Any:
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {safe_text(k): _safe(v) for k, v in value.items()}
+    return value
 
 
 def extract_json(text: str) -> dict[str, Any] | None:
@@ -77,7 +92,7 @@ def salvage_string_field(text: str, key: str) -> str | None:
     if match is None:
         return None
     try:
-        return json.loads(f'"{match.group(1)}"', strict=False).strip() or None
+        return safe_text(json.loads(f'"{match.group(1)}"', strict=False)).strip() or None
     except json.JSONDecodeError:
         return None
 

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
+
+# NUL (Postgres refuses it in text) and lone surrogates (no UTF-8 for them: the response could
+# not be encoded). Model text is stored and sent, so neither may pass.
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+
+
+def safe_text(text: str) -> str:
+    return _UNSAFE.sub("\ufffd", text) if _UNSAFE.search(text) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,3 +42,6 @@ class ModelResponse:
     usage: Usage = field(default_factory=Usage)
     # Parsed JSON when the caller asked for a json_schema and the reply could be parsed.
     data: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", safe_text(self.text))  # frozen: set once, here

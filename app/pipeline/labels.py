@@ -15,6 +15,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any, get_args
 
 from app.analysis.classifier import Language
@@ -44,6 +45,8 @@ _TAG = re.compile(r"<\s*+/?\s*+[A-Za-z]")
 # Where a multi-part answer ("x = 2, y = 3", "2 和 3") splits into its values.
 _ANSWER_PARTS = re.compile(r"[,;，；]|\band\b|和")
 _LEADING_NUMBER = re.compile(r"[-−]?\d++(?:[./]\d++)?")
+# A number written with digits, thousands commas and decimals ("1,250", "42.0"), as a token.
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*+(?:\.\d++)?(?![\w]|\.\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +148,27 @@ def _mentions(text: str, value: str) -> bool:
     return re.search(pattern, text) is not None
 
 
+def _numbers(text: str) -> set[Decimal]:
+    """The values of the numbers written in `text` ("42.0" and "42" are one value)."""
+    found = set()
+    for token in _NUMBER.findall(text):
+        try:
+            found.add(Decimal(token.replace(",", "")).normalize())
+        except InvalidOperation:
+            continue
+    return found
+
+
 def gives_away(hint: str, answer: str | None, problem: str) -> bool:
-    """The hint states a value of the final answer that the problem itself does not."""
+    """The hint states a value of the final answer that the problem itself does not, as the
+    answer writes it or as the same number written another way ("42.0", "1,250")."""
     if not answer:
         return False
-    return any(
-        _mentions(hint, value) and not _mentions(problem, value) for value in _answer_values(answer)
-    )
+    values = _answer_values(answer)
+    if any(_mentions(hint, value) and not _mentions(problem, value) for value in values):
+        return True
+    stated = _numbers(" ".join(values)) & _numbers(hint)
+    return bool(stated - _numbers(problem))
 
 
 def read_hint(value: Any, language: Language, *, answer: str | None, problem: str) -> str | None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from pydantic import BaseModel, Field
+
+from app.schemas.common import UtcDateTime
 
 
 class CalibrationOut(BaseModel):
@@ -34,7 +34,7 @@ class CalibrationOut(BaseModel):
     n_samples: int = Field(description="Outcomes the calibrator was fitted on.", examples=[612])
     ece: float | None = Field(description="Expected calibration error.", examples=[0.014])
     brier: float | None = Field(description="Brier score.", examples=[0.083])
-    fitted_at: dt.datetime | None = Field(
+    fitted_at: UtcDateTime | None = Field(
         description="When it was fitted (UTC).", examples=["2026-11-21T03:00:00Z"]
     )
     sources: dict[str, int] = Field(

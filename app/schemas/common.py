@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 class Subject(StrEnum):
@@ -103,3 +105,11 @@ class ErrorResponse(BaseModel):
         description="The error.",
         examples=[{"code": "not_found", "message": "scan 0b9c... does not exist"}],
     )
+
+
+def _as_utc(value: datetime) -> datetime:
+    # SQLite keeps no time zone: its times are UTC, stored naive. Sent with one, always.
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+UtcDateTime = Annotated[datetime, AfterValidator(_as_utc)]

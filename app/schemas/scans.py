@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -12,6 +11,7 @@ from app.schemas.common import (
     Language,
     ScanState,
     Subject,
+    UtcDateTime,
     VerificationStatus,
 )
 from app.schemas.text_input import (
@@ -125,7 +125,7 @@ class SolutionResponse(BaseModel):
         description="The solution's id (GET /v1/solutions/{id}).",
         examples=["7d1e5b3a-2c4f-4e6a-9b8d-0f1e2d3c4b5a"],
     )
-    created_at: datetime = Field(
+    created_at: UtcDateTime = Field(
         description="When the solution was stored (UTC).", examples=["2026-11-21T13:00:00Z"]
     )
     problem_text: str = Field(
@@ -214,7 +214,7 @@ class ScanOut(BaseModel):
     id: uuid.UUID = Field(
         description="The scan's id.", examples=["3f8a2c4e-9b1d-4c6e-8f2a-1b3c5d7e9f01"]
     )
-    created_at: datetime = Field(
+    created_at: UtcDateTime = Field(
         description="When the scan was received (UTC).", examples=["2026-11-21T13:00:00Z"]
     )
     state: ScanState = Field(description="queued → running → done (or failed).", examples=["done"])

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.common import VerificationStatus
+from app.schemas.common import UtcDateTime, VerificationStatus
 from app.schemas.evaluation import DeepEvaluation
 from app.schemas.scans import SolutionResponse
 
@@ -40,7 +38,7 @@ class StatusChange(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True)
 
-    at: datetime = Field(description="When it changed (UTC).", examples=["2026-11-21T13:05:00Z"])
+    at: UtcDateTime = Field(description="When it changed (UTC).", examples=["2026-11-21T13:05:00Z"])
     from_: VerificationStatus = Field(
         alias="from", description="The badge before.", examples=["verified"]
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -238,3 +239,17 @@ async def test_cors_preflight(database_url: str) -> None:
                 headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
             )
             assert "access-control-allow-origin" not in refused.headers
+
+
+async def test_a_scan_reads_back_as_it_was_answered(live: httpx.AsyncClient) -> None:
+    """GET shows what POST answered, times included: UTC with its zone on either database
+    (SQLite stores times without one: an adversarial tester's find)."""
+    posted = (await live.post("/v1/scans", json={"text": "Solve 3x - 1 = 8"})).json()
+    got = (await live.get(f"/v1/scans/{posted['scan_id']}")).json()
+    solution = (await live.get(f"/v1/solutions/{posted['solution_id']}")).json()
+    for body in (posted, got, solution):
+        assert datetime.fromisoformat(body["created_at"]).utcoffset() == timedelta(0)
+    assert datetime.fromisoformat(solution["created_at"]) == datetime.fromisoformat(
+        posted["created_at"]
+    )
+    assert got["solution"] == posted  # the stored solution is the answer that was sent

@@ -6,6 +6,7 @@ malformed body and a plain 4xx — retried or not exactly as app.llm.resilience 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 
@@ -139,3 +140,91 @@ async def test_client_error_is_not_retried(server: FakeLLMServer, dialect: str) 
         await resilient(dialect, server).generate(MESSAGES, timeout=10)
     assert not raised.value.retryable and raised.value.status == 400
     assert len(server.requests) == 1
+
+
+# ------------------------------------------------ raw replies: every field is untrusted
+
+
+def raw_body(dialect: str, text: str, model: object, usage: object) -> bytes:
+    """A 200 reply in the dialect's shape with the given (possibly hostile) fields."""
+    if dialect == "openai":
+        body = {
+            "id": "c1",
+            "object": "chat.completion",
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}}],
+            "usage": usage,
+        }
+    else:
+        body = {
+            "id": "m1",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "text", "text": text}],
+            "usage": usage,
+        }
+    return json.dumps(body).encode()
+
+
+RAW = ["openai", "anthropic"]
+TOKENS = {
+    "openai": ("prompt_tokens", "completion_tokens"),
+    "anthropic": ("input_tokens", "output_tokens"),
+}
+
+
+@pytest.mark.parametrize("dialect", RAW)
+@pytest.mark.parametrize("count", ["10", None, -3, 1.5, True, [1]])
+async def test_token_counts_that_are_not_counts_are_zero(server, dialect: str, count) -> None:
+    usage = dict.fromkeys(TOKENS[dialect], count)
+    server.default = Malformed(raw_body(dialect, SOLUTION, "m-1", usage))
+    reply = await resilient(dialect, server).generate(MESSAGES, timeout=10)
+    assert (reply.usage.input_tokens, reply.usage.output_tokens) == (0, 0)
+    assert reply.usage.total == 0 and "x = 4" in reply.text
+
+
+@pytest.mark.parametrize("dialect", RAW)
+@pytest.mark.parametrize("model", [123, {"a": 1}, "", None])
+async def test_a_model_name_that_is_not_a_name_is_the_configured_one(
+    server, dialect: str, model
+) -> None:
+    server.default = Malformed(raw_body(dialect, SOLUTION, model, {}))
+    client = resilient(dialect, server)
+    reply = await client.generate(MESSAGES, timeout=10)
+    assert reply.model == client.model
+
+
+@pytest.mark.parametrize("dialect", RAW)
+async def test_a_long_model_name_is_cut_to_the_column(server, dialect: str) -> None:
+    server.default = Malformed(raw_body(dialect, SOLUTION, "m" * 300, {}))
+    reply = await resilient(dialect, server).generate(MESSAGES, timeout=10)
+    assert reply.model == "m" * 128
+
+
+@pytest.mark.parametrize("dialect", RAW)
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 100_000 + b"]" * 100_000, b"[1, 2]", b"null", b'"text"'],
+    ids=["deep", "list", "null", "string"],
+)
+async def test_bodies_that_are_not_a_json_object_are_malformed(server, dialect, body) -> None:
+    server.default = Malformed(body)
+    with pytest.raises(MalformedResponse):
+        await resilient(dialect, server).generate(MESSAGES, timeout=10)
+
+
+@pytest.mark.parametrize("dialect", RAW)
+async def test_nul_and_lone_surrogates_never_leave_the_provider(server, dialect: str) -> None:
+    """Postgres refuses NUL in text and a lone surrogate cannot be encoded as UTF-8: the
+    reply's text and its parsed JSON carry U+FFFD instead."""
+    text = json.dumps({"steps": [{"description": "a\u0000b\ud800c"}], "final_answer": "4\u0000"})
+    server.default = Malformed(raw_body(dialect, text, "m-1", {}))
+    reply = await resilient(dialect, server).generate(
+        MESSAGES, json_schema=schema_of(SolveOutput), timeout=10
+    )
+    assert "\x00" not in reply.text and "\ud800" not in reply.text
+    assert reply.data is not None
+    assert reply.data["steps"][0]["description"] == "a\ufffdb\ufffdc"
+    assert reply.data["final_answer"] == "4\ufffd"
+    reply.text.encode()  # encodable

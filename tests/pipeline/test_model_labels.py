@@ -201,6 +201,11 @@ async def test_bundled_model_does_not_label_unless_admitted(graph, sandbox) -> N
         ("Eliminate y first.", "x = 2, y = 3", "x + y = 5, x - y = -1", False),
         ("Then y = 3.", "x = 2, y = 3", "x + y = 5, x - y = -1", True),
         ("No answer yet.", None, "anything", False),
+        # the same number written another way (an adversarial tester's find)
+        ("Add 5 and 37 to get 42.0.", "42", "What is 5 + 37?", True),
+        ("That makes 1,250 in all.", "1250", "Add 1000 and 250.", True),
+        ("Start from 12.50 dollars.", "17.5", "She had $12.50 and earned $5.", False),
+        ("Think of 3.0 groups.", "x = 4", LINEAR, False),  # 3 is in the problem
     ],
 )
 def test_gives_away(hint: str, answer: str | None, problem: str, expected: bool) -> None:

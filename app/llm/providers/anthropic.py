@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from typing import Any, cast
@@ -12,6 +11,7 @@ from anthropic import AsyncAnthropic, DefaultAioHttpClient
 
 from app.llm.base import Capability
 from app.llm.errors import MalformedResponse
+from app.llm.providers.raw_reply import model_name, read_body, token_count
 from app.llm.providers.sdk_errors import map_sdk_error
 from app.llm.structured import extract_json
 from app.llm.types import Message, ModelResponse, Usage
@@ -60,16 +60,17 @@ class AnthropicModel:
                 timeout=timeout,
                 **kwargs,
             )
-            message = json.loads(await raw.read())
+            message = read_body(PROVIDER, await raw.read())
         except anthropic.AnthropicError as exc:
             raise map_sdk_error(PROVIDER, exc, anthropic) from exc
-        except ValueError as exc:  # a 200 whose body is not JSON
-            raise MalformedResponse(PROVIDER, f"unreadable reply: {exc}") from exc
         try:
             blocks = message["content"]
             text = "".join(b["text"] for b in blocks if b.get("type") == "text")
-            usage = Usage(message["usage"]["input_tokens"], message["usage"]["output_tokens"])
-            model = message.get("model") or self.model
+            counts = message.get("usage") or {}
+            usage = Usage(
+                token_count(counts.get("input_tokens")), token_count(counts.get("output_tokens"))
+            )
+            model = model_name(message.get("model"), self.model)
         except (KeyError, AttributeError, TypeError) as exc:
             raise MalformedResponse(PROVIDER, f"unreadable reply: {exc!r}") from exc
         return ModelResponse(

@@ -6,7 +6,6 @@ which only changes the endpoint and auth (pydantic-ai's model/provider split).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -16,6 +15,7 @@ from openai import AsyncOpenAI, DefaultAioHttpClient
 
 from app.llm.base import Capability
 from app.llm.errors import MalformedResponse, ProviderError
+from app.llm.providers.raw_reply import model_name, read_body, token_count
 from app.llm.providers.sdk_errors import map_sdk_error
 from app.llm.structured import extract_json
 from app.llm.types import Message, ModelResponse, Usage
@@ -80,18 +80,18 @@ class OpenAIChatModel:
                 timeout=timeout,
                 **kwargs,
             )
-            completion = json.loads(raw.content)
+            completion = read_body(self.provider, raw.content)
         except openai.OpenAIError as exc:
             raise map_openai_error(self.provider, exc) from exc
-        except ValueError as exc:  # a 200 whose body is not JSON
-            raise MalformedResponse(self.provider, f"unreadable reply: {exc}") from exc
         try:
             text = completion["choices"][0]["message"]["content"] or ""
             if not isinstance(text, str):
                 raise TypeError(f"content is {type(text).__name__}")
             usage = completion.get("usage") or {}
-            tokens = Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0))
-            model = completion.get("model") or self.model
+            tokens = Usage(
+                token_count(usage.get("prompt_tokens")), token_count(usage.get("completion_tokens"))
+            )
+            model = model_name(completion.get("model"), self.model)
         except (IndexError, KeyError, AttributeError, TypeError) as exc:
             raise MalformedResponse(self.provider, f"unreadable reply: {exc!r}") from exc
         return ModelResponse(
