@@ -123,6 +123,9 @@ async def test_consensus_moves_provider_fitness(services: Resources) -> None:
         assert rows["fit_b"].fitness == pytest.approx(0.5 + 0.03 + 0.01)
         assert rows["fit_c"].fitness == pytest.approx(0.5 - 0.03 + 0.01)
         assert (rows["fit_c"].n_validated, rows["fit_c"].n_correct) == (1, 0)
+        # End the read before writing: on SQLite a read snapshot cannot become a write once
+        # the app's background jobs (in-process queue) have committed meanwhile.
+        await session.commit()
         from app.db.repositories.fitness import FitnessRepository
 
         repo = FitnessRepository(session)
