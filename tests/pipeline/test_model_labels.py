@@ -20,7 +20,7 @@ from app.llm.resilience import Resilient
 from app.llm.types import Message
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import run_pipeline
-from app.pipeline.labels import gives_away
+from app.pipeline.labels import chinese_numeral, english_words, gives_away
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from tests.fixtures.providers import solution_json, solver
@@ -206,10 +206,33 @@ async def test_bundled_model_does_not_label_unless_admitted(graph, sandbox) -> N
         ("That makes 1,250 in all.", "1250", "Add 1000 and 250.", True),
         ("Start from 12.50 dollars.", "17.5", "She had $12.50 and earned $5.", False),
         ("Think of 3.0 groups.", "x = 4", LINEAR, False),  # 3 is in the problem
+        # or spelled out, in English words or Chinese numerals
+        ("Together they make forty-two.", "42", "What is 5 + 37?", True),
+        ("The total is Forty Two.", "42", "What is 5 + 37?", True),
+        ("Add five and thirty-seven.", "42", "What is 5 + 37?", False),
+        ("答案是四十二。", "42", "5 加 37 等于多少？", True),
+        ("一共两千零二十四个。", "2024", "一共有多少个？", True),
+        ("Count the twelve eggs again.", "12", "A box holds twelve eggs. How many?", False),
     ],
 )
 def test_gives_away(hint: str, answer: str | None, problem: str, expected: bool) -> None:
     assert gives_away(hint, answer, problem) is expected
+
+
+@pytest.mark.parametrize(
+    ("n", "english", "chinese"),
+    [
+        (0, "zero", "零"),
+        (15, "fifteen", "十五"),
+        (42, "forty two", "四十二"),
+        (105, "one hundred five", "一百零五"),
+        (110, "one hundred ten", "一百一十"),
+        (2024, "two thousand twenty four", "二千零二十四"),
+        (9999, "nine thousand nine hundred ninety nine", "九千九百九十九"),
+    ],
+)
+def test_numbers_spelled(n: int, english: str, chinese: str) -> None:
+    assert (english_words(n), chinese_numeral(n)) == (english, chinese)
 
 
 def test_hostile_replies_are_read_in_linear_time() -> None:
