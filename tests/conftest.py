@@ -179,6 +179,17 @@ async def client(app: FastAPI, session: AsyncSession) -> AsyncIterator[httpx.Asy
 
 
 @pytest.fixture
+async def live(app: FastAPI, services: Resources, monkeypatch) -> AsyncIterator[httpx.AsyncClient]:
+    """The app without the test transaction: it commits for real (SSE readers and queued scans
+    use their own connections), and event streams end quickly."""
+    monkeypatch.setattr(services.settings.api, "events_quiet_s", 0.3)
+    monkeypatch.setattr(services.settings.api, "events_poll_s", 0.05)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        yield http
+
+
+@pytest.fixture
 def with_clients(services: Resources, monkeypatch: pytest.MonkeyPatch):
     """Add scripted providers to the running app for one test."""
 

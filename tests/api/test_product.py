@@ -7,32 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 import httpx
 import pytest
-from fastapi import FastAPI
 
 from app.resources import Resources
-
-
-@pytest.fixture
-async def live(app: FastAPI, services: Resources, monkeypatch) -> AsyncIterator[httpx.AsyncClient]:
-    monkeypatch.setattr(services.settings.api, "events_quiet_s", 0.3)
-    monkeypatch.setattr(services.settings.api, "events_poll_s", 0.05)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        yield http
-
-
-async def _until_done(client: httpx.AsyncClient, location: str, timeout: float = 30) -> dict:
-    for _ in range(int(timeout / 0.1)):
-        body = (await client.get(location)).json()
-        if body["state"] in ("done", "failed"):
-            return body
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"scan still {body['state']}")
+from tests.fixtures.polling import until_final
 
 
 def _parse_sse(text: str) -> list[tuple[int, str, str]]:
@@ -56,7 +37,7 @@ async def test_async_scan_then_events_in_order_and_resume(live: httpx.AsyncClien
     body = response.json()
     assert body["state"] == "queued"
     assert response.headers["location"] == f"/v1/scans/{body['scan_id']}"
-    scan = await _until_done(live, response.headers["location"])
+    scan = await until_final(live, response.headers["location"])
     assert scan["state"] == "done" and scan["solution"]["final_answer"] == "x = 4"
 
     stream = await live.get(f"/v1/scans/{body['scan_id']}/events")
@@ -98,7 +79,7 @@ async def test_sync_deadline_answers_202_and_completes(
     monkeypatch.setattr(services.settings.api, "sync_deadline_s", 0.0)
     response = await live.post("/v1/scans", json={"text": "Solve 3x = 12"})
     assert response.status_code == 202
-    scan = await _until_done(live, response.headers["location"])
+    scan = await until_final(live, response.headers["location"])
     assert scan["solution"]["final_answer"] == "x = 4"
 
 

@@ -8,35 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import httpx
-import pytest
-from fastapi import FastAPI
 
 from app.db.repositories.scan_events import ScanInputRepository
 from app.resources import Resources
 from app.services.scan_jobs import INTERNAL_ERROR, scan_services_for
 from app.verification.calibration import Calibrator
-
-
-@pytest.fixture
-async def live(app: FastAPI, services: Resources, monkeypatch) -> AsyncIterator[httpx.AsyncClient]:
-    monkeypatch.setattr(services.settings.api, "events_quiet_s", 0.3)
-    monkeypatch.setattr(services.settings.api, "events_poll_s", 0.05)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        yield http
-
-
-async def _until_final(client: httpx.AsyncClient, location: str) -> dict:
-    for _ in range(300):
-        body = (await client.get(location)).json()
-        if body["state"] in ("done", "failed"):
-            return body
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"scan still {body['state']}")
+from tests.fixtures.polling import until_final
 
 
 async def test_unexpected_exception_ends_the_scan_failed(
@@ -52,7 +32,7 @@ async def test_unexpected_exception_ends_the_scan_failed(
         "/v1/scans", json={"text": "Solve 2x + 3 = 11"}, headers={"Prefer": "respond-async"}
     )
     assert response.status_code == 202, response.text
-    scan = await _until_final(live, response.headers["location"])
+    scan = await until_final(live, response.headers["location"])
     assert (scan["state"], scan["failure_code"]) == ("failed", "internal_error")
     assert scan["solution"] is None
 

@@ -74,16 +74,6 @@ async def test_dashboard_with_a_hostile_cookie_is_401(
 # ---------------------------------------------------------------- D3, D4: Last-Event-ID
 
 
-@pytest.fixture
-async def live(app: FastAPI, services: Resources, monkeypatch) -> AsyncIterator[httpx.AsyncClient]:
-    """Commits for real (the SSE reader uses its own connections); streams end quickly."""
-    monkeypatch.setattr(services.settings.api, "events_quiet_s", 0.3)
-    monkeypatch.setattr(services.settings.api, "events_poll_s", 0.05)
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        yield http
-
-
 async def _finished_scan(live: httpx.AsyncClient) -> str:
     response = await live.post("/v1/scans", json={"text": "Solve 2x + 3 = 11"})
     assert response.status_code == 201, response.text
