@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -53,8 +55,14 @@ class PipelineContext:
     calibrator: Calibrator | None = None
     calls: RunCalls | None = None  # per run (`for_run`); None: each node makes its own calls
 
-    def for_run(self) -> PipelineContext:
-        return replace(self, calls=RunCalls())
+    @contextmanager
+    def for_run(self) -> Iterator[PipelineContext]:
+        """This context for one run; calls nobody took are stopped when the run ends."""
+        calls = RunCalls()
+        try:
+            yield replace(self, calls=calls)
+        finally:
+            calls.cancel()
 
     @property
     def thresholds(self) -> Thresholds:

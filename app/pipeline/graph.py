@@ -41,10 +41,6 @@ def build_graph() -> SolveGraph:
 async def run_pipeline(
     graph: SolveGraph, context: PipelineContext, state: SolveState
 ) -> SolveState:
-    run = context.for_run()
-    try:
+    with context.for_run() as run:
         result = await graph.ainvoke(state, context=run)
-    finally:
-        assert run.calls is not None
-        run.calls.cancel()
     return SolveState(**result)

@@ -61,9 +61,8 @@ async def stream_pipeline(
 ) -> SolveState:
     """The final state, as `graph.ainvoke` would return it; `on_node` hears each node finish."""
     final: dict[str, Any] | None = None
-    run = context.for_run()
-    stream: Any = graph.astream(state, context=run, stream_mode=["updates", "values"])
-    try:
+    with context.for_run() as run:
+        stream: Any = graph.astream(state, context=run, stream_mode=["updates", "values"])
         async for mode, chunk in stream:
             if mode == "values":
                 final = chunk
@@ -76,8 +75,5 @@ async def stream_pipeline(
                         raise RetakePhoto(update.get("ocr_confidence"), text)
                 if on_node is not None:
                     await on_node(node, public_progress(node, update))
-    finally:
-        assert run.calls is not None
-        run.calls.cancel()
     assert final is not None
     return SolveState(**final)
