@@ -95,6 +95,7 @@ def configured_providers(
         make = partial(getattr(module, model_class), sdk)
         providers.append(_tiered(name, model_ids(name, settings.models), make, settings, budget))
     if settings.openai_compatible_base_url:
+        from app.llm.providers.openai import close_sdk
         from app.llm.providers.openai_compatible import PROVIDER, OpenAICompatibleModel
 
         model = OpenAICompatibleModel(
@@ -104,7 +105,7 @@ def configured_providers(
             settings.openai_compatible_json_mode,
         )
         if stack is not None:
-            stack.push_async_callback(model.sdk.close)
+            stack.push_async_callback(close_sdk, model.sdk)
         ids = {t: settings.openai_compatible_model or "served" for t in TIERS}
         ids.update(model_ids(PROVIDER, settings.models))
         providers.append(_tiered(PROVIDER, ids, lambda _m: model, settings, budget))

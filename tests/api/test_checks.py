@@ -90,9 +90,7 @@ def server() -> Iterator[FakeLLMServer]:
 
 
 def sdk_model(server: FakeLLMServer) -> openai.OpenAIChatModel:
-    return openai.OpenAIChatModel(
-        kept(openai.sdk_client("sk-test", f"{server.url}/v1")), "gpt-4o-mini"
-    )
+    return openai.OpenAIChatModel(kept(openai, "sk-test", f"{server.url}/v1"), "gpt-4o-mini")
 
 
 async def test_admitted_model_verifier_decides_a_word_problem(

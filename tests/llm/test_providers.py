@@ -19,7 +19,7 @@ from app.llm.providers import anthropic, gemini, openai
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
 from app.llm.resilience import Resilient
 from app.llm.types import Message
-from tests.fixtures.providers import kept
+from tests.fixtures.providers import close_at_end, kept
 
 SOLUTION = '{"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}'
 MESSAGES = [Message("system", "You are a tutor."), Message("user", "Solve 2x + 3 = 11")]
@@ -42,20 +42,18 @@ Factory = Callable[[FakeLLMServer], object]
 
 def compatible(server: FakeLLMServer) -> OpenAICompatibleModel:
     model = OpenAICompatibleModel(f"{server.url}/v1", None, None)
-    kept(model.sdk)
+    close_at_end(openai.close_sdk, model.sdk)
     return model
 
 
 DIALECTS: dict[str, Factory] = {
     "openai": lambda s: openai.OpenAIChatModel(
-        kept(openai.sdk_client("sk-test", f"{s.url}/v1")), "gpt-4o-mini"
+        kept(openai, "sk-test", f"{s.url}/v1"), "gpt-4o-mini"
     ),
     "anthropic": lambda s: anthropic.AnthropicModel(
-        kept(anthropic.sdk_client("sk-ant", s.url)), "claude-haiku-4-5-20251001"
+        kept(anthropic, "sk-ant", s.url), "claude-haiku-4-5-20251001"
     ),
-    "gemini": lambda s: gemini.GeminiModel(
-        kept(gemini.sdk_client("g-key", s.url)), "gemini-2.5-flash-lite"
-    ),
+    "gemini": lambda s: gemini.GeminiModel(kept(gemini, "g-key", s.url), "gemini-2.5-flash-lite"),
     "openai_compatible": lambda s: compatible(s),
 }
 

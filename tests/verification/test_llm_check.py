@@ -38,9 +38,7 @@ def clean(server: FakeLLMServer) -> None:
 
 
 def sdk_verifier(server: FakeLLMServer) -> openai.OpenAIChatModel:
-    return openai.OpenAIChatModel(
-        kept(openai.sdk_client("sk-test", f"{server.url}/v1")), "gpt-4o-mini"
-    )
+    return openai.OpenAIChatModel(kept(openai, "sk-test", f"{server.url}/v1"), "gpt-4o-mini")
 
 
 async def verdict_for(server: FakeLLMServer, sandbox, reply: str, candidate: str, **kwargs):
