@@ -1,13 +1,16 @@
 """Shared fixtures: a warm symbolic sandbox, real Postgres and Redis, apps per backend.
 
-Postgres: each test run gets its own fresh database (created here, dropped at the end); each
-API test runs inside a transaction that is rolled back, so tests never see each other's rows.
+The session starts its own Postgres cluster and Redis server (tests/fixtures/services.py) before
+any test module is imported, and removes them at the end. Postgres: each test run gets its own
+fresh database (created here, dropped at the end); each API test runs inside a transaction that
+is rolled back, so tests never see each other's rows.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
+from contextlib import ExitStack
 from dataclasses import replace
 
 import httpx
@@ -35,12 +38,28 @@ from app.settings import (
     VerifySettings,
 )
 from app.symbolic.sandbox import SymbolicSandbox
+from tests.fixtures import services as test_services
 from tests.fixtures.providers import close_kept
 
-POSTGRES_ADMIN_URL = os.environ.get(
-    "SOLVEVERIFY_TEST_POSTGRES_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-)
-REDIS_URL = os.environ.get("SOLVEVERIFY_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+# Set by pytest_configure, which runs before test modules (which import these) are collected.
+POSTGRES_ADMIN_URL = ""
+REDIS_URL = ""
+_servers = ExitStack()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global POSTGRES_ADMIN_URL, REDIS_URL
+    try:
+        POSTGRES_ADMIN_URL, REDIS_URL = test_services.start(_servers)
+    except test_services.MissingServer as missing:
+        pytest.exit(str(missing), returncode=pytest.ExitCode.USAGE_ERROR)
+    # Subprocesses (serve, worker, CLI) started by tests see the same servers.
+    os.environ[test_services.POSTGRES_ENV] = POSTGRES_ADMIN_URL
+    os.environ[test_services.REDIS_ENV] = REDIS_URL
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _servers.close()
 
 
 @pytest.fixture(scope="session", autouse=True)

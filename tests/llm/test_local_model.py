@@ -2,6 +2,10 @@
 
 These need the `local` extra. CI installs it, so there they must run; elsewhere they are
 skipped with a reason when llama-cpp-python is missing.
+
+A generation runs first in a child process: a llama-cpp-python build that crashes natively
+(0.3.36 segfaults in `decode` on this GGUF) fails that test with the signal and the library's
+version, and the in-process tests fail with the same message instead of killing the run.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ import httpx
 import pytest
 
 from app.llm.outputs import SolveOutput, schema_of
+from app.llm.providers import openai as openai_provider
 from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
 from app.llm.types import Message
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
+from tests.fixtures.providers import close_at_end
 
 pytestmark = pytest.mark.skipif(
     not llama_cpp_available() and not os.environ.get("CI"),
@@ -44,8 +50,53 @@ def gguf() -> Path:
     return path
 
 
+# A real chat completion with the bundled GGUF, as the `llamacpp` provider makes it.
+GENERATE_IN_CHILD = """
+import sys
+from llama_cpp import Llama
+llm = Llama(model_path=sys.argv[1], n_ctx=512, verbose=False)
+reply = llm.create_chat_completion(
+    messages=[{"role": "user", "content": "What is 2+2?"}], max_tokens=8, temperature=0
+)
+print(reply["usage"]["completion_tokens"])
+"""
+
+
 @pytest.fixture(scope="module")
-def local_model(gguf: Path) -> LlamaCppModel:
+def child_generation(gguf: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", GENERATE_IN_CHILD, str(gguf)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def crash_report(child: subprocess.CompletedProcess[str]) -> str | None:
+    if child.returncode == 0:
+        return None
+    from importlib.metadata import version
+
+    how = f"signal {-child.returncode}" if child.returncode < 0 else f"exit {child.returncode}"
+    return (
+        f"llama-cpp-python {version('llama-cpp-python')} failed a plain generation with the "
+        f"bundled GGUF in a child process ({how}); see pyproject.toml's bound on it.\n"
+        f"{child.stderr[-2000:]}"
+    )
+
+
+def test_generates_in_a_child_process(child_generation: subprocess.CompletedProcess[str]) -> None:
+    report = crash_report(child_generation)
+    assert report is None, report
+    assert int(child_generation.stdout.strip().splitlines()[-1]) > 0  # tokens were generated
+
+
+@pytest.fixture(scope="module")
+def local_model(gguf: Path, child_generation: subprocess.CompletedProcess[str]) -> LlamaCppModel:
+    report = crash_report(child_generation)
+    if report is not None:
+        pytest.fail(f"not run in process: {report}")
     return LlamaCppModel(gguf, n_ctx=2048)
 
 
@@ -129,6 +180,7 @@ def llama_server(gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 async def test_openai_compatible_against_llama_cpp_server(llama_server: str, gguf: Path) -> None:
     client = OpenAICompatibleModel(llama_server, None, None, json_mode="json_object")
+    close_at_end(openai_provider.close_sdk, client.sdk)
     response = await client.generate(
         PROMPT, json_schema=schema_of(SolveOutput), max_tokens=128, timeout=60
     )
