@@ -15,8 +15,10 @@ from typing import Any
 import numpy as np
 
 from app.ocr.images import decode_for_ocr
+from app.ocr.latex import to_latex
 from app.ocr.layout import Box, reading_order
 from app.ocr.memory import release_free_memory
+from app.ocr.page import TextBox, read_page
 from app.ocr.slots import OcrSlots
 from app.pipeline.context import OcrText
 from app.settings import OcrSettings
@@ -49,11 +51,14 @@ class RapidOcrReader:
         try:
             pixels = np.asarray(decode_for_ocr(image, max_side=self.settings.max_side_px))
             result = self._get_engine()(pixels)
-            del pixels
+            return self._read(pixels, result)
         finally:
             release_free_memory()
-        if result.txts is None or len(result.txts) == 0:
-            return OcrText("", 0.0)
+
+    def _read(self, pixels: np.ndarray[Any, Any], result: Any) -> OcrText:
+        found = result.txts is not None and len(result.txts) > 0
+        corners = list(result.boxes) if found else []
+        texts = list(result.txts) if found else []
         boxes = [
             Box(
                 text,
@@ -62,11 +67,41 @@ class RapidOcrReader:
                 float(b[:, 1].min()),
                 float(b[:, 1].max()),
             )
-            for b, text in zip(result.boxes, result.txts, strict=True)
+            for b, text in zip(corners, texts, strict=True)
         ]
-        lines = [line for line in reading_order(boxes) if line]
-        confidence = float(np.mean(result.scores)) if len(result.scores) else 0.0
-        return OcrText("\n".join(lines), round(confidence, 4))
+        plain = "\n".join(line for line in reading_order(boxes) if line)
+        page = read_page(
+            pixels,
+            plain,
+            [
+                TextBox(np.asarray(b, dtype=np.float32), t)
+                for b, t in zip(corners, texts, strict=True)
+            ],
+            self._recognize,
+        )
+        if not page.text:
+            return OcrText("", 0.0, unread=page.unread)
+        confidence = float(np.mean(result.scores)) if found and len(result.scores) else 0.0
+        if page.structured and page.confidence is not None:
+            confidence = page.confidence  # the layout step's own crops, not the line reader's
+        return OcrText(
+            page.text,
+            round(confidence, 4),
+            latex=to_latex(page.text) if page.structured else None,
+            unread=page.unread,
+        )
+
+    def _recognize(self, crop: np.ndarray[Any, Any]) -> tuple[str, float]:
+        """One crop through the recognizer alone: the layout step chose the region, and the
+        orientation classifier would turn lone symbols upside down. (Passing use_det=False
+        to the engine's call would change its settings for every later call.)"""
+        from rapidocr.ch_ppocr_rec.typings import TextRecInput
+
+        recognizer = self._get_engine()._load_rec_model()  # loaded once, under its own lock
+        result = recognizer(TextRecInput(img=crop))
+        if not result.txts:
+            return "", 0.0
+        return str(result.txts[0]), float(result.scores[0])
 
     async def read(self, image: bytes) -> OcrText:
         """Raises OcrBusy when no slot frees up in time."""

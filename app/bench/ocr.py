@@ -1,0 +1,194 @@
+"""`bench ocr`: photos of typeset K12 math with known answers, through the service's graph.
+
+Each problem is drawn with matplotlib's mathtext in several math fonts, at several sizes,
+slightly rotated, blurred, saved as JPEG, some with a prefix ("Solve: ", or 解方程： where this
+machine has a Chinese font), then run exactly as a photo scan is. Reported per structure
+(fraction, nested fraction, mixed number, radical, power, plain): how many were read exactly,
+verified, verified right, and verified wrong (the promise: zero), and the coverage.
+
+A reading is exact when it says what the LaTeX source says: both are put through the
+symbolic reader's normalization, and brackets and spaces are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.bench.math_photos import FONTSETS, PhotoStyle, cjk_font, render_math
+from app.pipeline.graph import run_pipeline
+from app.pipeline.state import SolveState
+from app.symbolic.normalize import ParseError, latex_to_plain, normalize
+from app.symbolic.parsing import expand_mixed_numbers
+
+if TYPE_CHECKING:
+    from app.resources import Resources
+
+
+@dataclass(frozen=True, slots=True)
+class MathProblem:
+    latex: str
+    answer: str
+    structure: str
+
+
+PROBLEMS: tuple[MathProblem, ...] = (
+    MathProblem(r"\frac{x}{4}=3", "12", "fraction"),
+    MathProblem(r"\frac{2x}{5}=4", "10", "fraction"),
+    MathProblem(r"\frac{3}{5}\times 10", "6", "fraction"),
+    MathProblem(r"\frac{12}{4}+5", "8", "fraction"),
+    MathProblem(r"\frac{1}{2}+\frac{1}{3}", "5/6", "fraction"),
+    MathProblem(r"\frac{x+1}{3}=2", "5", "fraction"),
+    MathProblem(r"\frac{3}{4}-\frac{1}{4}", "1/2", "fraction"),
+    MathProblem(r"\frac{\frac{1}{2}}{3}", "1/6", "nested_fraction"),
+    MathProblem(r"\frac{1}{1+\frac{1}{2}}", "2/3", "nested_fraction"),
+    MathProblem(r"1\frac{1}{2}+2", "7/2", "mixed_number"),
+    MathProblem(r"4\frac{2}{3}-1\frac{1}{3}", "10/3", "mixed_number"),
+    MathProblem(r"2\frac{1}{2}+1\frac{1}{4}", "15/4", "mixed_number"),
+    MathProblem(r"3\frac{1}{4}\times 2", "13/2", "mixed_number"),
+    MathProblem(r"\sqrt{x+5}=3", "4", "radical"),
+    MathProblem(r"\sqrt{49}-\sqrt{4}", "5", "radical"),
+    MathProblem(r"\sqrt{16}+\sqrt{9}", "7", "radical"),
+    MathProblem(r"\sqrt{2x+1}=5", "12", "radical"),
+    MathProblem(r"\sqrt{x}=6", "36", "radical"),
+    MathProblem(r"x^2-5x+6=0", "x = 2 or x = 3", "power"),
+    MathProblem(r"x^3=8", "2", "power"),
+    MathProblem(r"2^5-10", "22", "power"),
+    MathProblem(r"3^2+4^2", "25", "power"),
+    MathProblem(r"|x-3|=5", "x = -2 or x = 8", "plain"),
+    MathProblem(r"2x+3=11", "4", "plain"),
+    MathProblem(r"7\times 8-6", "50", "plain"),
+)
+
+_PREFIXES_EN = ("", "", "Solve: ", "Compute: ")
+_PREFIXES_ZH = ("", "解方程：", "计算：")
+
+
+def styles(seed: int, fontsets: tuple[str, ...] = FONTSETS) -> list[tuple[int, PhotoStyle]]:
+    """One photo of every problem in every font, the rest of its look drawn at random."""
+    rng = random.Random(seed)
+    prefixes = _PREFIXES_ZH if cjk_font() else _PREFIXES_EN
+    out: list[tuple[int, PhotoStyle]] = []
+    for index, problem in enumerate(PROBLEMS):
+        for fontset in fontsets:
+            prefix = rng.choice(prefixes)
+            if prefix and "=" not in problem.latex and prefix.startswith(("Solve", "解")):
+                prefix = "计算：" if cjk_font() else "Compute: "
+            style = PhotoStyle(
+                fontset=fontset,
+                size=rng.choice((28, 36, 44)),
+                rotation=round(rng.uniform(-2.0, 2.0), 1) if rng.random() < 0.5 else 0.0,
+                blur=rng.choice((0.0, 0.0, 0.5, 0.8)),
+                jpeg_quality=rng.choice((None, 90, 70)),
+                prefix=prefix,
+            )
+            out.append((index, style))
+    return out
+
+
+def reading_key(text: str) -> str | None:
+    """What a reading says, brackets and spaces aside; None when it cannot be normalized."""
+    try:
+        plain = expand_mixed_numbers(normalize(text))
+    except ParseError:
+        return None
+    plain = plain.replace("**", "^")
+    return re.sub(r"[\s(){}]|\bsqrt\b", lambda m: "√" if m.group(0) == "sqrt" else "", plain)
+
+
+def expected_reading(problem: MathProblem, prefix: str) -> str:
+    """The source as plain text; a digit before \\frac is a mixed number (1 1/2)."""
+    mixed = re.sub(r"(\d)\\frac\{(\d+)\}\{(\d+)\}", r"\1 \2/\3", problem.latex)
+    return prefix + latex_to_plain(mixed)
+
+
+async def read_one(services: Resources, problem: MathProblem, style: PhotoStyle) -> dict[str, Any]:
+    image = render_math(problem.latex, style)
+    started = time.perf_counter()
+    state = await run_pipeline(services.graph, services.pipeline, SolveState(image=image))
+    latency = time.perf_counter() - started
+    answer = state.solution.final_answer if state.solution else None
+    correct = None
+    if answer:
+        correct = await services.sandbox.equivalent(problem.answer, answer, state.problem_text)
+    expected = reading_key(expected_reading(problem, style.prefix))
+    read = reading_key(state.problem_text) if state.problem_text else None
+    return {
+        "latex": problem.latex,
+        "structure": problem.structure,
+        "style": asdict(style),
+        "read": state.problem_text,
+        "read_exactly": read is not None and read == expected,
+        "unread": state.ocr_unread,
+        "error": state.error,
+        "gold": problem.answer,
+        "answer": answer,
+        "status": state.verification_status,
+        "correct": correct,
+        "latency_s": round(latency, 2),
+    }
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        groups[record["structure"]].append(record)
+        groups["all"].append(record)
+
+    def figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+        verified = [r for r in rows if r["status"] == "verified"]
+        right = sum(r["correct"] is True for r in verified)
+        exact_verified = sum(r["read_exactly"] and r["correct"] is True for r in verified)
+        return {
+            "n": len(rows),
+            "read_exactly": round(sum(r["read_exactly"] for r in rows) / len(rows), 3),
+            "verified": len(verified),
+            "verified_right": right,
+            "verified_wrong": len(verified) - right,
+            "coverage": round(len(verified) / len(rows), 3),
+            "read_exactly_and_verified_right": round(exact_verified / len(rows), 3),
+            "incomplete_reading": sum(r["unread"] is not None for r in rows),
+        }
+
+    by_font: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_font[record["style"]["fontset"]].append(record)
+    reasons = Counter(r["unread"] for r in records if r["unread"])
+    return {
+        "by_structure": {name: figures(rows) for name, rows in sorted(groups.items())},
+        "by_font": {name: figures(rows) for name, rows in sorted(by_font.items())},
+        "incomplete_reasons": dict(reasons.most_common()),
+        "verified_wrong": [
+            {k: r[k] for k in ("latex", "read", "gold", "answer", "style")}
+            for r in records
+            if r["status"] == "verified" and r["correct"] is not True
+        ],
+        "mean_latency_s": round(sum(r["latency_s"] for r in records) / len(records), 2)
+        if records
+        else None,
+    }
+
+
+async def run_ocr_bench(
+    services: Resources, out_dir: Path, *, seed: int = 0, limit: int | None = None
+) -> dict[str, Any]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    photos = styles(seed)
+    if limit is not None:
+        photos = random.Random(seed).sample(photos, min(limit, len(photos)))
+    records: list[dict[str, Any]] = []
+    with (out_dir / "results.jsonl").open("w", encoding="utf-8") as results:
+        for index, style in photos:
+            record = await read_one(services, PROBLEMS[index], style)
+            records.append(record)
+            results.write(json.dumps(record, ensure_ascii=False) + "\n")
+            results.flush()
+    summary = summarize(records)
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False))
+    return summary

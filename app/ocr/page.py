@@ -1,0 +1,167 @@
+"""Does the reading account for the whole picture? And when the picture has structure a line
+reader cannot see (fractions, radicals, powers), read it from its layout instead.
+
+A line recognizer silently drops what is stacked: `\\frac{x}{4} = 3` comes back as `x=3`, a
+different problem that the solver then proves. So the plain reading is trusted only when every
+piece of ink lies in a recognized box, no box has fewer symbols than columns of ink, and
+nothing in it is stacked. Otherwise the layout step (app/ocr/math_reading.py) reads the page;
+when it too cannot explain every piece of ink, the reading is incomplete (`unread` says why)
+and the scan must not be verified.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from app.ocr.ink import Glyph, Ink, find_ink
+from app.ocr.math_reading import (
+    LinePosition,
+    Recognize,
+    StructuredReader,
+    Unread,
+    UnreadStructure,
+    ink_columns,
+    plain_symbols,
+    stacked,
+    too_tall,
+)
+from app.ocr.structure import Piece, has_structure, lines, overbar, top_level
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@dataclass(frozen=True, slots=True)
+class PageReading:
+    text: str
+    structured: bool  # read by the layout step (its linear notation), not line by line
+    unread: str | None  # why the reading is incomplete; None when it explains all the ink
+    confidence: float | None = None  # the layout step's mean recognition score
+
+
+@dataclass(frozen=True, slots=True)
+class TextBox:
+    """One box of the line reader: its corners (4 × 2, pixels) and its text."""
+
+    corners: NDArray[np.float32]
+    text: str
+
+
+def _has_scripts(ink: Ink) -> bool:
+    for line in lines(top_level(ink)):
+        pieces = [n for n in line if isinstance(n, Piece)]
+        where = LinePosition.of(pieces)
+        if where is None:
+            continue
+        letters = [p.glyph for p in pieces if not p.bar]
+        if any(where.raised(g) and g.height >= 0.4 * where.height for g in letters):
+            return True
+        if any(where.lowered(g) for g in letters):
+            return True
+    return False
+
+
+def text_tilt(boxes: list[TextBox]) -> float | None:
+    """The text's tilt in degrees (the sign `find_ink` turns by), from the line reader's
+    boxes: the median slope of their top edges, the long boxes counting most."""
+    slopes: list[float] = []
+    for box in boxes:
+        (x0, y0), (x1, y1) = box.corners[0], box.corners[1]
+        width = float(x1 - x0)
+        if width > 0:
+            slopes += [float(y1 - y0) / width] * max(1, round(width / 20))
+    if not slopes:
+        return None
+    return -math.degrees(math.atan(float(np.median(slopes))))
+
+
+def needs_layout(ink: Ink) -> bool:
+    nodes = top_level(ink)
+    return has_structure(nodes) or overbar(nodes, ink.char_height) or _has_scripts(ink)
+
+
+def plain_gaps(ink: Ink, boxes: list[TextBox]) -> str | None:
+    """What the line reader's boxes leave unexplained, or None."""
+    tolerance = 0.05 * ink.char_height  # a box holds its characters with a margin
+    members: list[list[Glyph]] = [[] for _ in boxes]
+    for glyph in ink.glyphs:
+        if ink.is_speck(glyph):
+            continue
+        centre = (float(glyph.centre_x), float(glyph.centre_y))
+        depth = [cv2.pointPolygonTest(box.corners.reshape(-1, 1, 2), centre, True) for box in boxes]
+        if not depth or max(depth) < -tolerance:
+            return "some of the photo's ink lies outside the text that was read"
+        members[int(np.argmax(depth))].append(glyph)  # the box it is deepest inside
+    for box, glyphs in zip(boxes, members, strict=True):
+        bars = {g.label for g in glyphs if ink.is_bar(g)}
+        solid = [g for g in glyphs if g.label not in bars]
+        if not solid:
+            continue
+        if stacked(glyphs, ink.char_height, bars) or too_tall(solid, ink.char_height):
+            return "stacked symbols (a fraction?) were not read"
+        chars = [c for c in box.text if not c.isspace()]
+        if not _CJK.search(box.text) and len(chars) < len(ink_columns(glyphs)):
+            return "the text read has fewer symbols than the photo shows"
+    return None
+
+
+def _same(a: str, b: str) -> bool:
+    return plain_symbols(unicodedata.normalize("NFKC", a)) == plain_symbols(
+        unicodedata.normalize("NFKC", b)
+    )
+
+
+def second_look(ink: Ink, plain_text: str, recognize: Recognize) -> str | None:
+    """A one-line formula is read again from its own ink, in both looks of the layout step;
+    the line reader's text must come out each time (a '7' it read as '1' rarely does). Lines
+    of prose and Chinese are left to the line reader."""
+    if not plain_text.strip() or "\n" in plain_text.strip() or _CJK.search(plain_text):
+        return None
+    glyphs = [g for g in ink.glyphs if not ink.is_speck(g)]
+    reader = StructuredReader(ink, recognize)
+    for pad, solid in ((0.3, False), (0.8, True)):
+        text, _ = recognize(reader.crop(glyphs, pad=pad, solid=solid))
+        if not _same(text, plain_text):
+            return "a second reading of the photo disagrees with the first"
+    return None
+
+
+def read_page(
+    image: NDArray[np.uint8], plain_text: str, boxes: list[TextBox], recognize: Recognize
+) -> PageReading:
+    tilt = text_tilt(boxes)
+    ink = find_ink(image, tilt_hint=tilt)
+    if ink is None:
+        unread = "the photo is not dark print on light paper; its reading cannot be checked"
+        return PageReading(plain_text, False, unread if plain_text else None)
+    if not needs_layout(ink):
+        flat = find_ink(image, straighten=False) if ink.angle else ink
+        if flat is not None and flat.faint_pieces:
+            flat = find_ink(image, straighten=False, dark=False)  # keep every stroke
+        gaps = plain_gaps(flat, boxes) if flat else None
+        return PageReading(plain_text, False, gaps or second_look(ink, plain_text, recognize))
+    reason = "the layout of the photo could not be read"
+    for attempt in _attempts(image, ink, tilt):
+        reader = StructuredReader(attempt, recognize)
+        try:
+            text = reader.read(top_level(attempt))
+        except UnreadStructure as exc:
+            return PageReading(plain_text, False, str(exc))
+        except Unread as exc:
+            reason = str(exc)
+            continue
+        return PageReading(text, True, None, reader.confidence)
+    return PageReading(plain_text, False, reason)
+
+
+def _attempts(image: NDArray[np.uint8], first: Ink, tilt: float | None) -> list[Ink]:
+    """The same page binarized lighter, then not straightened: a blurred photo's strokes
+    break at the dark threshold, and a wrong tilt estimate breaks the rest."""
+    others = [find_ink(image, dark=False, tilt_hint=tilt), find_ink(image, straighten=False)]
+    return [first, *(ink for ink in others if ink is not None)]
