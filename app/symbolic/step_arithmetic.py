@@ -1,0 +1,734 @@
+"""Every arithmetic claim in a worked step (`18 - 6 = 12`, `1/3 × 18 = 6`, `$18 \\times 2 =
+$36`), evaluated exactly with fractions.
+
+Sound first: a claim is `wrong` only when it is read without doubt and false under every
+reading a careful teacher would allow — rounding stated or plain (2/3 = 0.67, 100/3 ≈ 33),
+rounded decimals carried from earlier steps (33.33 × 3 = 100), running totals written as one
+chain (2 + 3 = 5 + 4 = 9), percent written loosely (0.25 × 100 = 25%). Anything touched by
+words that change a value (half of, dozen, 万), a ratio or time (3:30), a subscript or an
+unknown command is skipped. Pure functions (sandboxed).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.symbolic.step_text import Token, to_plain, tokenize
+
+Verdict = str  # ok | wrong | unchecked
+
+# Words that change a value when read beside a number: never dropped as a unit.
+_VALUE_WORDS = """
+    of times half halves twice double doubled triple tripled dozen dozens score hundred
+    hundreds thousand thousands million millions billion billions trillion percent percentage
+    per quarter quarters third thirds fourth fourths fifth fifths sixth tenth tenths hundredth
+    hundredths thousandth plus minus over divided multiplied by squared cubed less more fewer
+    than and or to from mod modulo remainder remainders am pm o'clock oclock digit digits"""
+VALUE_WORDS = frozenset(_VALUE_WORDS.split())
+# Nouns a number right after names rather than counts (day 1, week 2, step 3, 第3天).
+_INDEX_WORDS = """
+    day days week weeks month months year years step steps part parts question questions
+    problem problems page pages grade level round game chapter room row column line group
+    team trip test quiz stage phase case option method way type number no item figure table
+    equation eq lap floor bus route gate seat version"""
+INDEX_WORDS = frozenset(_INDEX_WORDS.split())
+# Prose, never a unit: "X = 9 because - 18/-2 = 9" is no "9 becauses".
+_PROSE_WORDS = """
+    because since so then thus hence therefore which that is are was were will would can
+    could should must has have had be been being means gives makes equals get gets got the
+    a an it its this these those we you he she they i if when where while as at in on for
+    with into onto about after before during his her their our my your him them us"""
+PROSE_WORDS = frozenset(_PROSE_WORDS.split())
+# Units one converts between (2 × 1.5 hours = 180 minutes): a claim whose sides carry
+# different ones of these is not judged. Singular, as a plural loses its "s" (inche-s).
+_CONVERTIBLE_UNITS = """
+    second minute hour day week month year decade century cent dime nickel penny pennie
+    dollar buck euro yuan pound ounce oz lb kg kilogram gram ton tonne mg inch inche foot feet
+    ft yard yd mile mi km kilometer kilometre meter metre cm centimeter centimetre mm
+    millimeter millimetre liter litre ml milliliter millilitre gallon quart pint cup
+    tablespoon teaspoon min sec hr mph 元 角 分 米 厘米 千米 克 千克 吨 升 毫升 小时 分钟 秒
+    天 年 月 周"""
+CONVERTIBLE_UNITS = frozenset(_CONVERTIBLE_UNITS.split())
+# Chinese characters that scale or relate a number (三万, 一半, 两倍, 八折, 七成).
+_CJK_VALUE = re.compile(r"[万千百亿半倍折成分角秒时天周月年小之比和差积商]")
+# A scale said in words or money beside the numbers: "5 thousand dollars … 5 * 3 = $15,000".
+_SCALE_WORDS = re.compile(
+    r"thousand|million|billion|hundred|\bk\b|cents?\b|\$|千|万|百|亿|分钱", re.IGNORECASE
+)
+_ROUNDING_WORDS = re.compile(
+    r"approx|about|around|roughly|round|nearest|estimate|约|大约|近似|四舍五入|取整",
+    re.IGNORECASE,
+)
+MAX_DIGITS = 60
+FLOAT_NOISE_PLACES = 8  # a decimal this long was printed by a machine, float error and all
+# What makes a side unreadable: deep nesting, a value too large, a division by zero.
+_NOT_JUDGED = (ValueError, ZeroDivisionError, OverflowError, RecursionError)
+MAX_EXPONENT = 64
+
+
+class Unreadable(ValueError):
+    """A side that is not plain arithmetic (a variable, a fragment, a value too large)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    text: str  # the chain as written, e.g. "18 - 6 = 11"
+    verdict: Verdict
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    tokens: tuple[Token, ...]
+    units: tuple[str, ...]
+
+    @property
+    def has_operator(self) -> bool:
+        kinds = [t.kind for t in self.tokens]
+        binary = any(
+            t.kind == "op" and i > 0 and kinds[i - 1] in ("num", "rp", "pct", "var")
+            for i, t in enumerate(self.tokens)
+        )
+        return binary or "sqrt" in kinds or "lp" in kinds
+
+    @property
+    def literal(self) -> Token | None:
+        """The number, when the side is one number (a minus sign and a percent allowed)."""
+        kinds = [t.kind for t in self.tokens if t.kind != "pct"]
+        if kinds == ["num"]:
+            return self.tokens[0]
+        if kinds == ["op", "num"] and self.tokens[0].text == "-":
+            return self.tokens[1]
+        return None
+
+    @property
+    def negative(self) -> bool:
+        return bool(self.tokens) and self.tokens[0].text == "-"
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+class _Evaluator:
+    """Recursive descent over one side's tokens to an exact Fraction (no variables)."""
+
+    def __init__(self, tokens: tuple[Token, ...]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> Token:
+        token = self.peek()
+        if token is None:
+            raise Unreadable("unexpected end")
+        self.pos += 1
+        return token
+
+    def parse(self) -> Fraction:
+        value = self.expression()
+        if self.peek() is not None:
+            raise Unreadable(f"unexpected {self.peek()}")
+        return value
+
+    def expression(self) -> Fraction:
+        value = self.term()
+        while (t := self.peek()) is not None and t.kind == "op" and t.text in "+-":
+            self.take()
+            right = self.term()
+            value = value + right if t.text == "+" else value - right
+            _bounded(value)
+        return value
+
+    def term(self) -> Fraction:
+        value = self.unary()
+        divided = False
+        while (t := self.peek()) is not None:
+            if t.kind == "op" and t.text in "*/":
+                if t.text == "/" and divided:
+                    raise Unreadable("a / b / c: 25 / 1/3 means 25 ÷ ⅓ to its writer")
+                divided = divided or t.text == "/"
+                self.take()
+                right = self.unary()
+                if t.text == "/":
+                    if right == 0:
+                        raise Unreadable("division by zero")
+                    value /= right
+                else:
+                    value *= right
+            elif t.kind in ("lp", "sqrt") and self.tokens[self.pos - 1].kind in ("num", "rp"):
+                if t.start != self.tokens[self.pos - 1].end:
+                    raise Unreadable("4 (15 minutes): a product only when written together")
+                value *= self.unary()  # 2(3 + 4), (2)(3): written products
+            else:
+                break
+            _bounded(value)
+        return value
+
+    def unary(self) -> Fraction:
+        t = self.peek()
+        if t is not None and t.kind == "op" and t.text in "+-":
+            if t.text == "+" and self.pos > 0 and self.tokens[self.pos - 1].kind == "op":
+                raise Unreadable("1 * +1: an operator typed twice")
+            self.take()
+            value = self.unary()
+            return -value if t.text == "-" else value
+        return self.power()
+
+    def power(self) -> Fraction:
+        base = self.postfix()
+        t = self.peek()
+        if t is not None and t.kind == "op" and t.text == "^":
+            self.take()
+            exponent = self.unary()
+            return _power(base, exponent)
+        return base
+
+    def postfix(self) -> Fraction:
+        value = self.atom()
+        while (t := self.peek()) is not None and t.kind == "pct":
+            self.take()
+            value /= 100
+        return value
+
+    def atom(self) -> Fraction:
+        t = self.take()
+        if t.kind == "num":
+            if len(t.text) > MAX_DIGITS:
+                raise Unreadable("number too long")
+            if len(t.text) > 1 and t.text[0] == "0" and t.text[1] != ".":
+                raise Unreadable("0900: a time or a code, not a number")
+            return Fraction(t.text)
+        if t.kind == "lp":
+            value = self.expression()
+            if self.take().kind != "rp":
+                raise Unreadable("unbalanced parentheses")
+            return value
+        if t.kind == "sqrt":
+            return _exact_sqrt(self.postfix())
+        raise Unreadable(f"not arithmetic: {t.text!r}")
+
+
+def _bounded(value: Fraction) -> None:
+    if max(abs(value.numerator), value.denominator).bit_length() > MAX_DIGITS * 4:
+        raise Unreadable("value too large")
+
+
+def _exact_sqrt(value: Fraction) -> Fraction:
+    if value < 0:
+        raise Unreadable("square root of a negative number")
+    num, den = math.isqrt(value.numerator), math.isqrt(value.denominator)
+    if num * num != value.numerator or den * den != value.denominator:
+        raise Unreadable("irrational square root")  # not exact: not judged
+    return Fraction(num, den)
+
+
+def _power(base: Fraction, exponent: Fraction) -> Fraction:
+    if exponent.denominator != 1 or abs(exponent) > MAX_EXPONENT:
+        raise Unreadable("unsupported exponent")
+    if base == 0 and exponent <= 0:
+        raise Unreadable("undefined power")
+    result = base ** int(exponent)
+    assert isinstance(result, Fraction)
+    _bounded(result)
+    return result
+
+
+def evaluate(tokens: tuple[Token, ...]) -> Fraction:
+    if any(t.kind == "var" for t in tokens):
+        raise Unreadable("has a variable")
+    return _Evaluator(tokens).parse()
+
+
+def _decimal_places(token: Token) -> int:
+    return len(token.text.split(".")[1]) if "." in token.text else 0
+
+
+def _interval(tokens: tuple[Token, ...]) -> tuple[Fraction, Fraction]:
+    """The side's value range when every decimal in it may be a rounded value (half a unit
+    of its last place either way): evaluated at every corner, exact for + - × ÷ of
+    distinct literals (each appears once, and each operation is monotone in it)."""
+    decimals = [i for i, t in enumerate(tokens) if t.kind == "num" and "." in t.text]
+    if not decimals or len(decimals) > 6:
+        value = evaluate(tokens)
+        return value, value
+    values: list[Fraction] = []
+    for corner in range(1 << len(decimals)):
+        changed = list(tokens)
+        for bit, index in enumerate(decimals):
+            t = tokens[index]
+            half = Fraction(1, 2 * 10 ** _decimal_places(t))
+            v = Fraction(t.text) + (half if corner >> bit & 1 else -half)
+            changed[index] = Token("num", str(v), t.start, t.end)  # "p/q": Fraction reads it
+        values.append(evaluate(tuple(changed)))
+    return min(values), max(values)
+
+
+# ---------------------------------------------------------------- claims in a line
+
+
+def _unit_words(tokens: list[Token], i: int, previous: Token | None) -> int:
+    """How many tokens from i on are the unit of the number before them (0: none). A unit
+    is at most two words (square feet, pounds/book) and is followed by an operator, an
+    equals sign, a closing parenthesis or the end of the run: prose that goes on to more
+    math ("4^3 can be written as (2^2)^3") is not a unit. A word touching the number
+    (3xy, 5cQ) is algebra unless it is a unit one knows (5kg)."""
+    if previous is None or previous.kind not in ("num", "rp", "pct"):
+        return 0
+    j = i
+    while j < len(tokens) and j - i < 5:
+        t = tokens[j]
+        word = t.text.lower()
+        if t.kind == "word" and not (
+            word in VALUE_WORDS or word in PROSE_WORDS or _CJK_VALUE.search(t.text)
+        ):
+            j += 1
+        elif t.kind == "op" and t.text == "/" and j > i and _is_word(tokens, j + 1):
+            j += 1  # km/h
+        else:
+            break
+    words = [t for t in tokens[i:j] if t.kind == "word"]
+    if not words or len(words) > 2 or tokens[j - 1].kind != "word":
+        return 0
+    first = tokens[i]
+    if (
+        first.start == previous.end
+        and first.text.lower().removesuffix("s") not in (CONVERTIBLE_UNITS)
+        and first.text.isascii()
+    ):
+        return -1
+    following = tokens[j] if j < len(tokens) else None
+    if following is not None and following.text == "^":
+        return -1  # 500cm³: the power belongs to the unit, not to the number
+    if following is None or following.kind in ("op", "eq", "approx", "rp", "punct", "arrow"):
+        return j - i
+    return 0
+
+
+_MATH = ("num", "op", "lp", "rp", "pct", "var", "sqrt", "eq", "approx")
+
+
+def _is_word(tokens: list[Token], i: int) -> bool:
+    """A plain word (no value word) at i."""
+    if not 0 <= i < len(tokens) or tokens[i].kind != "word":
+        return False
+    word = tokens[i].text
+    return word.lower() not in VALUE_WORDS and not _CJK_VALUE.search(word)
+
+
+def _runs(tokens: list[Token]) -> list[tuple[int, int, list[Token]]]:
+    """Maximal runs of math tokens (units after numbers included, marked `unit`)."""
+    runs: list[tuple[int, int, list[Token]]] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i].kind not in _MATH:
+            i += 1
+            continue
+        start = i
+        run: list[Token] = []
+        while i < len(tokens):
+            t = tokens[i]
+            if t.text == "/" and run and run[-1].kind == "num" and _is_word(tokens, i + 1):
+                # $6.00/plate: a price per unit, the unit is no divisor
+                unit = tokens[i + 1]
+                run.append(Token("unit", "/" + unit.text, t.start, unit.end))
+                i += 2
+                continue
+            if t.kind in _MATH:
+                run.append(t)
+                i += 1
+                continue
+            count = _unit_words(tokens, i, run[-1] if run else None)
+            if count < 0:  # algebra written beside a number: poison the run
+                run.append(Token("other", t.text, t.start, t.end))
+                i += 1
+                continue
+            if count == 0:
+                break
+            run.extend(Token("unit", u.text, u.start, u.end) for u in tokens[i : i + count])
+            i += count
+        runs.append((start, i, run))
+    return runs
+
+
+def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plain: str) -> bool:
+    """May the run end at tokens[index] (step -1: before the run, +1: after it)? Not beside
+    a value word (half of 18 = 9, 2 and 1/2), a ratio or time (3:30), a factorial (5!), a
+    list (1, 2 = …) or anything untranslated."""
+    token = tokens[index] if 0 <= index < len(tokens) else None
+    if token is None or token.kind == "arrow":
+        return True
+    if token.kind == "other":
+        return False
+    if token.kind == "word":
+        word = token.text.lower()
+        if word == "and":  # "3 + 4 = 7 and 5 + 2 = 7" yes; "2 and 1/2 × 4", "7 and a half" no
+            return not _mixed_number_around(tokens, index, step)
+        if step < 0 and (word in INDEX_WORDS or word.endswith("第")):
+            return False  # day 1 * 2 = 20 pages: "day 1" names the day
+        if step < 0 and index > 0 and tokens[index - 1].kind in ("num", "op"):
+            # 1 hour 20 minutes = …, Week 1 + Week 2 = …, 25 classmates + his 1 teacher + …:
+            # the quantity goes on to the left, through words
+            return False
+        return word not in VALUE_WORDS and not _CJK_VALUE.search(word)
+    if token.kind == "punct":
+        beyond = tokens[index + step] if 0 <= index + step < len(tokens) else None
+        if token.text == "." and step < 0 and beyond is not None and beyond.kind in ("num", "op"):
+            return False  # .8 + . 84: a decimal broken by a space
+        touching = token.start == run_edge.end or token.end == run_edge.start
+        if token.text in ":!" and touching:
+            return False
+        if token.text == "," and step < 0:
+            beyond = tokens[index - 1] if index > 0 else None
+            return beyond is None or beyond.kind not in ("num", "rp", "pct")
+        return True
+    return False
+
+
+def _mixed_number_around(tokens: list[Token], index: int, step: int) -> bool:
+    def kind(i: int) -> str:
+        return tokens[i].kind if 0 <= i < len(tokens) else ""
+
+    def text(i: int) -> str:
+        return tokens[i].text.lower() if 0 <= i < len(tokens) else ""
+
+    if step < 0:  # "2 and" before a run that starts with a fraction
+        return kind(index - 1) == "num" and text(index + 2) == "/" and kind(index + 1) == "num"
+    beyond = index + 1
+    fraction = kind(beyond) == "num" and text(beyond + 1) == "/"
+    return fraction or text(beyond) in ("a", "an", "one") or text(beyond) in VALUE_WORDS
+
+
+def _split_sides(run: list[Token]) -> tuple[list[_Side], list[str]] | None:
+    sides: list[_Side] = []
+    separators: list[str] = []
+    current: list[Token] = []
+    for t in [*run, Token("eq", "", -1, -1)]:
+        if t.kind in ("eq", "approx"):
+            if not current:
+                return None
+            units = tuple(u.text for u in current if u.kind == "unit")
+            sides.append(_Side(tuple(u for u in current if u.kind != "unit"), units))
+            if t.start >= 0:
+                separators.append(t.kind)
+            current = []
+        else:
+            current.append(t)
+    return sides, separators
+
+
+def _strip_outer_parentheses(sides: list[_Side]) -> list[_Side]:
+    """(5 + 3 = 8): the run's own parentheses wrap the whole chain, not a side."""
+    first, last = sides[0].tokens, sides[-1].tokens
+    opens = sum(t.kind == "lp" for t in first) - sum(t.kind == "rp" for t in first)
+    closes = sum(t.kind == "rp" for t in last) - sum(t.kind == "lp" for t in last)
+    if opens == 1 and closes == 1 and first[0].kind == "lp" and last[-1].kind == "rp":
+        sides = list(sides)
+        sides[0] = _Side(first[1:], sides[0].units)
+        sides[-1] = _Side(sides[-1].tokens[:-1], sides[-1].units)
+    return sides
+
+
+def _unit_names(side: _Side) -> set[str]:
+    """The units a side's value carries: a rate's unit (/plate, pounds/book, km/h) cancels
+    the same unit once (2 books × 2 pounds/book is pounds)."""
+    names: list[str] = []
+    rates: list[str] = []
+    per = False
+    for unit in side.units:
+        for part in re.split(r"(/)", unit):
+            for word in part.split():
+                if word == "/":
+                    per = True
+                    continue
+                name = word.lower().removesuffix("s")
+                (rates if per else names).append(name)
+                per = False
+            if part == "/":
+                per = True
+    for rate in rates:
+        if rate in names:
+            names.remove(rate)
+    return set(names)
+
+
+def _units_may_differ(left: _Side, right: _Side) -> bool:
+    """A conversion may hide in the claim (3 × 20 = 1 hour, 2 hours = 2 × 60, a map's
+    1/2 inch = 20 miles): the two sides carry different units, and one of the differing units
+    is one people convert. Both sides with units: never judged; one side bare: judged unless
+    the two values differ by a conversion factor (60, 12, 100, …)."""
+    a, b = _unit_names(left), _unit_names(right)
+    return bool((a ^ b) & CONVERTIBLE_UNITS)
+
+
+def _rounds_to(exact: Fraction, literal: Token, negative: bool) -> bool:
+    """Is the written decimal the exact value rounded (half up or to even) or cut off?"""
+    places = _decimal_places(literal)
+    written = Fraction(literal.text) * (-1 if negative else 1)
+    scale = 10**places
+    scaled = exact * scale
+    # half up, half down (to even included), or cut off (toward zero)
+    candidates = {
+        math.floor(scaled + Fraction(1, 2)),
+        math.ceil(scaled - Fraction(1, 2)),
+        math.floor(scaled) if scaled >= 0 else math.ceil(scaled),
+    }
+    return places > 0 and any(Fraction(c, scale) == written for c in candidates)
+
+
+def _judge_pair(
+    left: _Side, right: _Side, separator: str, rounding_stated: bool, scaled: bool = False
+) -> tuple[Verdict, str] | None:
+    """ok / wrong / unchecked for `left = right`; None when a side is not arithmetic."""
+    try:
+        a, b = evaluate(left.tokens), evaluate(right.tokens)
+    except _NOT_JUDGED:
+        return None
+    if a == b:
+        return "ok", "exact"
+    has_percent = any(t.kind == "pct" for t in (*left.tokens, *right.tokens))
+    if has_percent:
+        return "unchecked", "percent written loosely"
+    approximate = separator == "approx" or rounding_stated
+    for literal_side, exact in ((right, a), (left, b)):
+        literal = literal_side.literal
+        if literal is None:
+            continue
+        negative = literal_side.negative
+        if _rounds_to(exact, literal, negative):
+            return "ok", "rounded"
+        places = _decimal_places(literal)
+        written = Fraction(literal.text) * (-1 if negative else 1)
+        if places and abs(exact - written) <= Fraction(1, 10**places):
+            return "unchecked", "rounded the other way"
+        if places >= FLOAT_NOISE_PLACES and abs(exact - written) <= abs(exact) / 10**9:
+            return "unchecked", "a computer's float (26.666666666666668)"
+        if "." not in literal.text and exact.denominator != 1:
+            value = Fraction(literal.text) * (-1 if negative else 1)
+            if value in (math.floor(exact), math.ceil(exact)):
+                return ("ok", "rounded") if approximate else ("unchecked", "rounded to a whole")
+    if approximate:
+        return "unchecked", "approximate"
+    try:
+        low_a, high_a = _interval(left.tokens)
+        low_b, high_b = _interval(right.tokens)
+    except _NOT_JUDGED:
+        return "unchecked", "rounded inputs"
+    if low_a <= high_b and low_b <= high_a:
+        return "unchecked", "consistent with rounded inputs"
+    if any(len(_unit_names(side) & CONVERTIBLE_UNITS) > 1 for side in (left, right)):
+        return "unchecked", "mixed units on one side (4 pounds - 6 ounces)"
+    if _units_may_differ(left, right) and (
+        (left.units and right.units) or (a and b and _conversion_factor(a / b))
+    ):
+        return "unchecked", "different units on the two sides"
+    if a and b and scaled and _conversion_factor(a / b, (10, 100, 1000, 10**4, 10**6, 10**9)):
+        return "unchecked", "off by a power of ten (thousands or cents may be implied)"
+    return "wrong", f"{_show(a)} ≠ {_show(b)}"
+
+
+# Ratios between units people convert (minutes/hour, inches/foot, quarts/gallon, cents…).
+CONVERSION_FACTORS = (
+    2,
+    3,
+    4,
+    5,
+    7,
+    8,
+    10,
+    12,
+    16,
+    20,
+    24,
+    25,
+    28,
+    30,
+    31,
+    36,
+    52,
+    60,
+    100,
+    128,
+    144,
+    365,
+    366,
+    1000,
+    1440,
+    1760,
+    2000,
+    3600,
+    5280,
+    10**4,
+    86400,
+    10**6,
+)
+
+
+def _conversion_factor(ratio: Fraction, factors: tuple[int, ...] = CONVERSION_FACTORS) -> bool:
+    ratio = abs(ratio)
+    if ratio < 1:
+        ratio = 1 / ratio
+    return ratio.denominator == 1 and ratio.numerator in factors
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _running_total(left: _Side, right: _Side) -> bool:
+    """2 + 3 = 5 + 4, or -25/2 = -25/2 + 30: the right side goes on from the left side's
+    value (a running total written as one chain)."""
+    try:
+        value = evaluate(left.tokens)
+    except _NOT_JUDGED:
+        return False
+    depth = 0
+    for k, t in enumerate(right.tokens):
+        depth += (t.kind == "lp") - (t.kind == "rp")
+        if depth == 0 and k > 0 and t.kind == "op" and t.text in "+-":
+            try:
+                if evaluate(right.tokens[:k]) == value:
+                    return True
+            except _NOT_JUDGED:
+                continue
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """One run's chain of sides, and the name it was given ("Total cost = 10 + 24 = 50")."""
+
+    name: str | None
+    sides: list[_Side]
+    separators: list[str]
+    text: str
+    after_words: bool = False  # words right before it: its first side may be a label
+
+
+def _name_before(tokens: list[Token], start: int) -> str | None:
+    """The words that name a quantity right before `= …` (Total fruits = 52 + 24)."""
+    words: list[str] = []
+    i = start - 1
+    while i >= 0 and tokens[i].kind in ("word", "var") and len(words) < 6:
+        words.insert(0, tokens[i].text.lower())
+        i -= 1
+    name = " ".join(" ".join(words).split())
+    return name if any(len(w) >= 3 for w in name.split()) else None
+
+
+def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
+    """Each run with an equals sign, as a statement; None where its edges are unsafe."""
+    statements: list[_Statement | None] = []
+    for start, end, run in _runs(tokens):
+        if not any(t.kind in ("eq", "approx") for t in run):
+            continue
+        if any(t.kind == "other" for t in run) or not _safe_edge(tokens, end, 1, run[-1], plain):
+            statements.append(None)
+            continue
+        name = None
+        if run[0].kind == "eq":  # "Total cost = 10 + 24 = 50": a named quantity
+            name = _name_before(tokens, start)
+            run = run[1:]
+        elif not _safe_edge(tokens, start - 1, -1, run[0], plain):
+            statements.append(None)
+            continue
+        before = tokens[start - 1] if start > 0 else None
+        if (
+            run
+            and run[0].kind == "op"
+            and (run[0].text != "-" or (before is not None and before.kind == "word" and not name))
+        ):
+            statements.append(None)  # a fragment: "× 2 = 10", or "total - 5 = 12"
+            continue
+        split = _split_sides(run) if run else None
+        if split is None:
+            statements.append(None)
+            continue
+        sides, separators = split
+        after = tokens[end] if end < len(tokens) else None
+        if after is not None and after.kind == "word" and run[-1].kind in ("num", "pct"):
+            # "= 26 cents more": the unit the run could not take still names the value
+            sides[-1] = _Side(sides[-1].tokens, (*sides[-1].units, after.text))
+        text = plain[run[0].start : run[-1].end].strip()
+        labelled = name is None and before is not None and before.kind in ("word", "var")
+        sides = _strip_outer_parentheses(sides)
+        statements.append(_Statement(name, sides, separators, text, labelled))
+    return statements
+
+
+def _judge_chain(statement: _Statement, rounding_stated: bool, scaled: bool) -> Claim | None:
+    sides, separators = statement.sides, statement.separators
+    if len(sides) < 2 or not any(s.has_operator for s in sides):
+        return None  # "1 hour = 60 minutes", "Day 1 = 5": no calculation
+    verdicts: list[tuple[Verdict, str]] = []
+    for i in range(len(sides) - 1):
+        left, right = sides[i], sides[i + 1]
+        if not left.tokens or not right.tokens:
+            return None
+        judged = _judge_pair(left, right, separators[i], rounding_stated, scaled)
+        if judged is None:
+            continue
+        if judged[0] == "wrong" and len(sides) > 2 and _running_total(left, right):
+            judged = ("unchecked", "running total")
+        if judged[0] == "wrong" and i == 0 and _label_like(statement):
+            judged = ("unchecked", "the first side may be a label (8 batches = 5.5 × 8)")
+        verdicts.append(judged)
+    if not verdicts:
+        return None
+    wrong = [why for v, why in verdicts if v == "wrong"]
+    if wrong:
+        return Claim(statement.text, "wrong", wrong[0])
+    if all(v == "ok" for v, _ in verdicts):
+        return Claim(statement.text, "ok", verdicts[0][1])
+    return Claim(statement.text, "unchecked", next(w for v, w in verdicts if v != "ok"))
+
+
+def _label_like(statement: _Statement) -> bool:
+    """8 batches = 5.5 × 8 = 44, Remaining 10 = 62,300/10, Weeks 1-2 = 96 - 70 = 26: a
+    number that names what the calculation is about, not a value it claims."""
+    first, second = statement.sides[0], statement.sides[1]
+    if first.literal is not None and second.has_operator:
+        return bool(first.units) or statement.after_words
+    t = first.tokens
+    hyphen_range = (
+        len(t) == 3
+        and t[0].kind == t[2].kind == "num"
+        and t[1].text == "-"
+        and t[0].end == t[1].start
+        and t[1].end == t[2].start
+    )
+    return hyphen_range and statement.after_words
+
+
+def _named_pair(first: _Statement | None, second: _Statement | None) -> _Statement | None:
+    """Total fruits = 52 + 24 + 44 + 48, then Total fruits = 178: one claim in two lines."""
+    if first is None or second is None or first.name is None or first.name != second.name:
+        return None
+    last = first.sides[-1]
+    if len(second.sides) != 1 or second.sides[0].literal is None or not last.has_operator:
+        return None
+    text = f"{first.text.split('=')[-1].strip()} = {second.text}"
+    return _Statement(first.name, [last, second.sides[0]], ["eq"], text)
+
+
+def claims_in(step: str) -> list[Claim]:
+    """Every arithmetic claim in the step, judged."""
+    plain = to_plain(step)
+    tokens = tokenize(plain)
+    rounding_stated = bool(_ROUNDING_WORDS.search(step))
+    scaled = bool(_SCALE_WORDS.search(step))
+    statements = _statements(plain, tokens)
+    claims: list[Claim] = []
+    for i, statement in enumerate(statements):
+        if statement is None:
+            continue
+        pair = _named_pair(statements[i - 1], statement) if i else None
+        for chain in (statement, pair):
+            claim = None if chain is None else _judge_chain(chain, rounding_stated, scaled)
+            if claim is not None:
+                claims.append(claim)
+    return claims

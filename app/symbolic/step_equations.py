@@ -1,0 +1,167 @@
+"""Lines of an algebraic derivation must keep the solutions of the equation being solved.
+
+A step that is one equation in one unknown (`2x + 3 = 11`, `2x = 8`, `x = 4`) is solved
+exactly (polynomials with rational coefficients, real roots). Sound first, so a line is
+`wrong` only when none of its solutions is a solution of the problem's equation (or of the
+derivation's first line) nor of the line before it: `2x = 8` then `x = 5`. A line that keeps
+some roots and drops others may be a case split ((x-2)(x-3) = 0, then x - 2 = 0), and one
+that gains roots may be a squaring the student checks later: neither is flagged. Pure
+functions (sandboxed).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy as sp
+
+from app.symbolic.normalize import ParseError
+from app.symbolic.parsing import parse_expression
+from app.symbolic.problem import extract_problem
+from app.symbolic.step_text import to_plain
+
+MAX_DEGREE = 4
+_LEAD = re.compile(
+    r"^\s*(?:(?:so|then|thus|hence|therefore|now|and|we get|gives|solve|solving)\b[:,]?|"
+    r"[⇒;:]|所以|因此|得|解[:：]?|即)\s*",
+    re.IGNORECASE,
+)
+_EQUATION = re.compile(r"^[0-9a-z+\-*/^(). ]+=[0-9a-z+\-*/^(). ]+$")
+_SQRT = "sqrt"
+_ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError, sp.PolynomialError)
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    text: str
+    variable: sp.Symbol
+    roots: frozenset[sp.Expr]  # distinct real roots
+    factored: bool = False  # a product = 0: the next lines may take one factor at a time
+    all_solutions: bool = False  # the problem asks for every solution (no max, no condition)
+
+
+def _is_factored(left: sp.Expr, right: sp.Expr) -> bool:
+    return (isinstance(left, sp.Mul) and right == 0) or (isinstance(right, sp.Mul) and left == 0)
+
+
+@dataclass(frozen=True, slots=True)
+class LineVerdict:
+    verdict: str  # ok | wrong | unchecked
+    equation: str
+    why: str
+
+
+def _polynomial_roots(residual: sp.Expr, x: sp.Symbol) -> frozenset[sp.Expr] | None:
+    # (x + 1)^1000 is refused before it is expanded
+    if any(p.exp.is_Number and abs(p.exp) > MAX_DEGREE for p in residual.atoms(sp.Pow)):
+        return None
+    poly = sp.Poly(sp.expand(residual), x)
+    if poly.is_zero or poly.degree() < 1 or poly.degree() > MAX_DEGREE:
+        return None  # an identity, a contradiction or too high a degree: not judged
+    if poly.get_domain() not in (sp.ZZ, sp.QQ):
+        return None
+    return frozenset(sp.Poly(poly, x).real_roots())
+
+
+def read_equation(text: str) -> Equation | None:
+    """The step as one polynomial equation in one unknown, or None."""
+    plain = to_plain(text).strip().rstrip(" .,;")
+    while True:
+        stripped = _LEAD.sub("", plain, count=1)
+        if stripped == plain:
+            break
+        plain = stripped
+    if not _EQUATION.match(plain) or _SQRT in plain or plain.count("=") != 1:
+        return None
+    left, right = plain.split("=")
+    try:
+        lhs, rhs = parse_expression(left), parse_expression(right)
+        residual = lhs - rhs
+        symbols = residual.free_symbols
+        if len(symbols) != 1:
+            return None
+        (x,) = symbols
+        if not isinstance(x, sp.Symbol) or not residual.is_polynomial(x):
+            return None
+        roots = _polynomial_roots(residual, x)
+    except _ERRORS:
+        return None
+    return None if roots is None else Equation(plain, x, roots, _is_factored(lhs, rhs))
+
+
+def problem_equation(problem: str) -> Equation | None:
+    """The problem's own equation, when it states exactly one in one unknown, unconditioned."""
+    try:
+        read = extract_problem(problem)
+        if read is None or read.kind != "equations" or read.conditions:
+            return None
+        if len(read.equations) != 1 or len(read.variables) != 1:
+            return None
+        (equation,), (x,) = read.equations, read.variables
+        residual = equation.lhs - equation.rhs
+        if not residual.is_polynomial(x):
+            return None
+        roots = _polynomial_roots(residual, x)
+    except _ERRORS:
+        return None
+    if roots is None:
+        return None
+    factored = _is_factored(equation.lhs, equation.rhs)
+    every = read.target.kind == "solutions"
+    return Equation(str(equation), x, roots, factored, every)
+
+
+def _later_roots(lines: list[Equation | None], x: sp.Symbol) -> frozenset[sp.Expr]:
+    """Every root the lines from here on state: x = 4, then x = -4 lists both solutions."""
+    return frozenset().union(*(e.roots for e in lines if e is not None and e.variable == x))
+
+
+def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict]:
+    """Verdicts for the steps that are equations in the problem's unknown.
+
+    Without the problem's own equation the first line stands in for it, but it is the
+    student's and may be the wrong one (14 - 2k = 64, then a fix, then 2k = 78): a line is
+    then flagged only against the step right before it."""
+    reference = problem_equation(problem)
+    trusted = reference is not None
+    previous: Equation | None = None
+    previous_index = -1
+    verdicts: dict[int, LineVerdict] = {}
+    lines = [read_equation(step) for step in steps]
+    for index, line in enumerate(lines):
+        if line is None:
+            continue
+        if reference is None:
+            reference = line  # the derivation's first line stands in for the problem
+            previous, previous_index = line, index
+            continue
+        if line.variable != reference.variable:
+            continue
+        same_as = [e for e in (reference, previous) if e is not None]
+        before = previous or reference
+        adjacent = previous is not None and previous_index == index - 1
+        if any(line.roots == e.roots for e in same_as):
+            verdicts[index] = LineVerdict("ok", line.text, "same solutions")
+        elif (
+            line.roots
+            and all(not (line.roots & e.roots) for e in same_as)
+            and (trusted or adjacent)
+        ):
+            verdicts[index] = LineVerdict(
+                "wrong", line.text, "none of its solutions solves the equation before it"
+            )
+        elif (
+            reference.all_solutions
+            and before.roots == reference.roots
+            and not before.factored
+            and line.roots < before.roots
+            and not before.roots <= _later_roots(lines[index:], line.variable)
+        ):
+            # x^2 = 4x, then x = 4: a root lost (divided by x). After a product = 0 the
+            # same line is one case of several, so a factored line is never followed here.
+            verdicts[index] = LineVerdict("wrong", line.text, "it loses a solution")
+        else:
+            verdicts[index] = LineVerdict("unchecked", line.text, "solutions kept only in part")
+        previous, previous_index = line, index
+    return verdicts

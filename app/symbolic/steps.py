@@ -1,0 +1,77 @@
+"""Check a student's worked steps symbolically: which step is the first wrong one?
+
+Two sound checks, run in the sandbox (app.symbolic.sandbox) because sympy may hang:
+- every arithmetic claim in a step, evaluated exactly (app.symbolic.step_arithmetic);
+- the lines of an algebraic derivation, which must keep the equation's solutions
+  (app.symbolic.step_equations).
+A step is `wrong` when a claim in it is false, `ok` when every calculation in it checks (it
+does not say the calculation was the right one to make), otherwise `unchecked`. A check that
+cannot read something abstains; it never guesses.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from app.symbolic.step_arithmetic import claims_in
+from app.symbolic.step_equations import derivation_verdicts
+
+log = logging.getLogger(__name__)
+
+MAX_STEP_CHARS = 4000
+_FAILURES = (ArithmeticError, ValueError, TypeError, RecursionError, AttributeError, IndexError)
+# Numerals in another base (4 + 3 = 12 in base 5) or residues (7 × 9 = 3 mod 10): a true
+# calculation there looks false in ordinary arithmetic, so none is flagged.
+_OTHER_NUMBER_SYSTEM = re.compile(
+    r"\bbases?\b|进制|\bmod(?:ulo|ular)?\b|\\pmod|\\bmod|\\equiv|≡|congruen|余数|_\{?\d",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StepFinding:
+    verdict: str  # ok | wrong | unchecked
+    method: str | None  # arithmetic | equation; None when nothing could check the step
+    claim: str | None  # what was checked, as the student wrote it (plain notation)
+    detail: str  # why (English, for developers)
+
+
+UNCHECKED = StepFinding("unchecked", None, None, "no calculation the symbolic checks can read")
+
+
+def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
+    """One finding per step, in order."""
+    try:
+        derivation = derivation_verdicts(problem, steps)
+    except _FAILURES:  # the derivation check abstains; the arithmetic still runs
+        log.exception("derivation check failed")
+        derivation = {}
+    other_system = bool(_OTHER_NUMBER_SYSTEM.search(problem))
+    findings: list[StepFinding] = []
+    for index, step in enumerate(steps):
+        try:
+            claims = claims_in(step[:MAX_STEP_CHARS])
+        except _FAILURES:  # a reader's bug must cost an abstention, never the request
+            log.exception("arithmetic check failed on step %d", index)
+            claims = []
+        if other_system or _OTHER_NUMBER_SYSTEM.search(step):
+            claims = [c for c in claims if c.verdict == "ok"]  # a "false" one may be in base 5
+        wrong = next((c for c in claims if c.verdict == "wrong"), None)
+        line = derivation.get(index)
+        if wrong is not None:
+            findings.append(StepFinding("wrong", "arithmetic", wrong.text, wrong.why))
+        elif line is not None and line.verdict == "wrong":
+            findings.append(StepFinding("wrong", "equation", line.equation, line.why))
+        elif line is not None and line.verdict == "ok":
+            findings.append(StepFinding("ok", "equation", line.equation, line.why))
+        elif claims and all(c.verdict == "ok" for c in claims):
+            shown = "; ".join(c.text for c in claims)
+            findings.append(StepFinding("ok", "arithmetic", shown, "every calculation checks"))
+        elif claims:
+            doubt = next(c for c in claims if c.verdict != "ok")
+            findings.append(StepFinding("unchecked", None, doubt.text, doubt.why))
+        else:
+            findings.append(UNCHECKED)
+    return findings

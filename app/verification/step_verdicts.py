@@ -1,0 +1,57 @@
+"""One verdict per step from the symbolic findings and a model's critique (programmatic first).
+
+A symbolic `wrong` is a proof and always stands. The model's critique (the earliest wrong
+step, or -1 for none) is believed only where no proof contradicts it: a model that calls a
+symbolically wrong step right (its index is -1 or later than the proof's), or that names a
+step proved right by its equation, is set aside whole. Otherwise the step it names is `wrong`
+(method `llm`) when it comes before any symbolic flag, and the steps before it are `ok`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from app.symbolic.steps import StepFinding
+from app.verification.step_critique import NO_ERROR, StepCritique
+
+
+@dataclass(frozen=True, slots=True)
+class StepOutcome:
+    verdict: str  # ok | wrong | unchecked
+    method: str | None  # arithmetic | equation | llm
+    finding: StepFinding
+
+
+def critique_stands(findings: Sequence[StepFinding], critique: StepCritique | None) -> bool:
+    """Is the model's earliest-error index consistent with every proof?"""
+    if critique is None or critique.earliest_error is None:
+        return False
+    index = critique.earliest_error
+    first_proved_wrong = first_wrong(f.verdict for f in findings)
+    if first_proved_wrong is not None and (index == NO_ERROR or index > first_proved_wrong):
+        return False
+    proved_right = index >= 0 and findings[index].verdict == "ok"
+    return not (proved_right and findings[index].method == "equation")
+
+
+def first_wrong(verdicts: Iterable[str]) -> int | None:
+    return next((i for i, v in enumerate(verdicts) if v == "wrong"), None)
+
+
+def combine(findings: Sequence[StepFinding], critique: StepCritique | None) -> list[StepOutcome]:
+    model_index = None
+    if critique is not None and critique_stands(findings, critique):
+        model_index = critique.earliest_error
+    outcomes: list[StepOutcome] = []
+    for i, finding in enumerate(findings):
+        if finding.verdict == "wrong":
+            outcomes.append(StepOutcome("wrong", finding.method, finding))
+        elif model_index is not None and i == model_index:
+            outcomes.append(StepOutcome("wrong", "llm", finding))
+        elif model_index is not None and (model_index == NO_ERROR or i < model_index):
+            method = finding.method if finding.verdict == "ok" else "llm"
+            outcomes.append(StepOutcome("ok", method, finding))
+        else:
+            outcomes.append(StepOutcome(finding.verdict, finding.method, finding))
+    return outcomes

@@ -1,0 +1,273 @@
+"""The symbolic step checks: arithmetic claims and derivation lines, sound first.
+
+A flag must land only on a truly wrong step: every case the reader cannot read beyond doubt
+(a unit conversion, a ratio, a rounded value, a running total, a value word) is unchecked."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.symbolic.step_arithmetic import claims_in
+from app.symbolic.step_equations import derivation_verdicts, read_equation
+from app.symbolic.steps import check_step_list
+
+
+def verdicts(step: str) -> list[str]:
+    return [c.verdict for c in claims_in(step)]
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "18 - 6 = 12",
+        "1/3 × 18 = 6",
+        "$18 \\times 2 = $36",
+        "\\(2 \\text{ books} \\times 2 \\text{ pounds/book} = 4 \\text{ pounds}\\)",
+        "3 plates × $6.00/plate = $18.00",
+        "\\frac{3}{4} \\times 8 = 6",
+        "2^{10} = 1024",
+        "\\sqrt{16} + 1 = 5",
+        "1,200 + 300 = 1,500",
+        "1{,}200 + 300 = 1{,}500",
+        "20% × 50 = 10",
+        "100/3 = 33.33",  # plainly rounded
+        "2/3 = 0.66",  # cut off
+        "100/3 ≈ 33",
+        "Divide and round: 100/3 = 33",
+        "18-6=12（个）",
+        "The answer is 7 + 8 = 15 apples.",
+        "(5 + 3 = 8)",
+        "180 minutes (before dinner) + 80 minutes (homework) = 260 minutes",
+        "2(3 + 4) = 14",
+        "-9 + (-8) = -17",
+        "- \\(7 \\cdot 9 = 63\\), so the units digit is 3",  # after a list bullet
+    ],
+)
+def test_right_calculations_check(step: str) -> None:
+    assert verdicts(step) and set(verdicts(step)) == {"ok"}, claims_in(step)
+
+
+@pytest.mark.parametrize(
+    ("step", "claim"),
+    [
+        ("18 - 6 = 11", "18 - 6 = 11"),
+        ("First, 4 + 4 = 9 cookies.", "4 + 4 = 9"),
+        ("$18 \\times 2 = $38", "38"),
+        ("\\frac{3}{4} \\times 8 = 5", "= 5"),
+        ("12.5 × 4 = 50.5", "50.5"),
+        ("18-6=13（个）", "13"),
+        ("3 + 4 = 7 and 5 + 2 = 8", "5 + 2 = 8"),
+        ("\\[ \\text{Total Cost} = \\$10 + \\$24 + \\$12 + \\$14 = \\$50 \\]", "50"),
+        (
+            "\\[ \\text{Total fruits} = 52 + 24 + 44 + 48 \\] \\[ \\text{Total fruits} = 178 \\]",
+            "178",
+        ),
+        ("Cost = $194/meter × 490 meters = $94,860.", "94860"),
+    ],
+)
+def test_a_false_calculation_is_wrong(step: str, claim: str) -> None:
+    wrong = [c for c in claims_in(step) if c.verdict == "wrong"]
+    assert len(wrong) == 1 and claim in wrong[0].text, claims_in(step)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "2 hours 30 minutes = 150 minutes",  # not one number on the left
+        "1 hour = 60 minutes",  # a conversion, not a calculation
+        "3 × 20 = 1 hour",  # a conversion inside a calculation
+        "2 × 1.5 hours = 180 minutes",
+        "x - 5 = 12",  # algebra
+        "total - 5 = 12",  # a fragment: what is "total"?
+        "half of 18 = 9",
+        "2 and 1/2 × 4 = 10",  # a mixed number in words
+        "3\\frac{4}{5} = \\frac{19}{5}",  # a mixed number in LaTeX
+        "3:30 + 1 = 4:30",  # a time
+        "5! = 120",
+        "3 x 4 = 12",  # x: times or a variable?
+        "3xy + 5xy = 8xy",
+        "J_c = 3 \\times 22 = 65",  # a subscript: not translated, nothing beside it judged
+        "0.\\overline{6} = \\frac{2}{3}",  # a repeating decimal
+        "\\[ 8x \\equiv 5 \\pmod{399} \\]\n- 399 = 49 \\cdot 8 + 7",  # a list bullet
+    ],
+)
+def test_what_cannot_be_read_beyond_doubt_is_not_flagged(step: str) -> None:
+    assert "wrong" not in verdicts(step), claims_in(step)
+
+
+@pytest.mark.parametrize(
+    ("step", "why"),
+    [
+        ("100/3 = 33", "rounded to a whole"),
+        ("100/3 = 33.34", "rounded the other way"),
+        ("33.33 × 3 = 100", "rounded to a whole"),
+        ("0.33 × 300 = 99.5", "consistent with rounded inputs"),
+        ("0.25 × 100 = 25%", "percent written loosely"),
+        ("2 + 3 = 5 + 4 = 9", "running total"),
+        ("-25/2 = -25/2 + 30 = 35/2", "running total"),
+    ],
+)
+def test_doubtful_claims_are_unchecked(step: str, why: str) -> None:
+    (claim,) = claims_in(step)
+    assert (claim.verdict, claim.why) == ("unchecked", why)
+
+
+def test_prose_that_goes_on_to_more_math_is_not_a_unit() -> None:
+    # "can be rewritten as" once read as a unit of 3, making 4^3 = 2^6 look false
+    assert verdicts("4^3 can be rewritten as (2^2)^3 = 2^6") == ["ok"]
+
+
+def test_huge_or_undefined_values_are_not_judged() -> None:
+    assert verdicts("9^9^9 = 5 + 1") == []
+    assert verdicts("5 / 0 + 1 = 3") == []
+    assert verdicts("2^{1000} + 1 = 3") == []
+
+
+# ---------------------------------------------------------------- derivations
+
+
+def test_reading_an_equation_line() -> None:
+    line = read_equation("So \\(2x = 8\\).")
+    assert line is not None and line.text == "2x = 8" and str(line.variable) == "x"
+    assert read_equation("The area is 2x = 8 square units") is None  # prose
+    assert read_equation("x + y = 5") is None  # two unknowns
+    assert read_equation("sqrt(x) = 3") is None  # squaring may gain roots: not judged
+
+
+def test_a_line_with_none_of_the_solutions_is_wrong() -> None:
+    found = derivation_verdicts("Solve 2x + 3 = 11", ["2x = 11 - 3", "2x = 8", "x = 5"])
+    assert [found[i].verdict for i in range(3)] == ["ok", "ok", "wrong"]
+
+
+def test_the_first_line_is_checked_against_the_problem() -> None:
+    found = derivation_verdicts("Solve 2x + 3 = 11", ["2x = 11 + 3", "2x = 14", "x = 7"])
+    # the slip is the first line; the lines after it follow from it correctly
+    assert [found[i].verdict for i in range(3)] == ["wrong", "ok", "ok"]
+
+
+def test_a_case_split_is_not_a_lost_root() -> None:
+    steps = ["(x-2)(x-3) = 0", "x - 2 = 0", "x = 2", "x - 3 = 0", "x = 3"]
+    found = derivation_verdicts("Solve x^2 - 5x + 6 = 0", steps)
+    assert "wrong" not in {v.verdict for v in found.values()}
+
+
+def test_without_a_readable_problem_the_first_line_is_the_reference() -> None:
+    found = derivation_verdicts("Find the number.", ["3x = 12", "x = 3"])
+    assert found == {1: found[1]} and found[1].verdict == "wrong"
+
+
+def test_substituting_into_the_question_keeps_the_solution() -> None:
+    problem = "If 7 - 4x = 15, what is the value of 8x + 2?"
+    found = derivation_verdicts(problem, ["7 - 4x = 15", "-4x = 8", "x = -2", "8x + 2 = -14"])
+    assert [v.verdict for v in found.values()] == ["ok"] * 4
+
+
+# ---------------------------------------------------------------- one finding per step
+
+
+def test_findings_per_step() -> None:
+    problem = "If 7 - 4x = 15, what is the value of 8x + 2?"
+    steps = ["7 - 4x = 15", "-4x = 22", "We move on.", "8(-5.5) + 2 = -40", "8(-5.5) + 2 = -42"]
+    findings = check_step_list(problem, steps)
+    assert [(f.verdict, f.method) for f in findings] == [
+        ("ok", "equation"),
+        ("wrong", "equation"),
+        ("unchecked", None),
+        ("wrong", "arithmetic"),
+        ("ok", "arithmetic"),
+    ]
+    assert findings[3].claim is not None and "-40" in findings[3].claim
+
+
+@pytest.mark.parametrize("step", ["7 × 9 = 3 mod 10", "9 + 5 = 2 pm", "10 + 5 = 3 o'clock"])
+def test_clock_and_residue_arithmetic_is_not_flagged(step: str) -> None:
+    assert "wrong" not in verdicts(step), claims_in(step)
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        ("In base 5, what is 4 + 3?", "4 + 3 = 12"),
+        ("Find 123_4 + 32_4.", "3 + 2 = 11, carry 1"),
+        ("What is the remainder of 7 × 9 divided by 10?", "\\(7 \\cdot 9 \\equiv 3\\), 7 × 9 = 3"),
+    ],
+)
+def test_no_flag_where_numerals_may_be_in_another_system(problem: str, step: str) -> None:
+    (finding,) = check_step_list(problem, [step])
+    assert finding.verdict != "wrong", finding
+
+
+def test_hostile_steps_cost_an_abstention_not_an_error() -> None:
+    steps = [
+        "(" * 500 + "1" + ")" * 500 + " + 1 = 3",  # deeper than the evaluator goes
+        "\\frac{" * 30 + "1" + "}{2}" * 30 + " + 1 = 2",  # deeper than the translator goes
+        "(10^60)^64 = 1",  # too large to judge
+        "Solve: (x+1)^1000 = 0",
+    ]
+    findings = check_step_list("Solve (x+1)^1000 = 0", steps)
+    assert [f.verdict for f in findings] == ["unchecked"] * 4
+
+
+def test_a_lost_root_is_wrong_when_every_solution_is_asked_for() -> None:
+    found = derivation_verdicts("Solve x^2 = 4x", ["x^2 - 4x = 0", "x = 4"])
+    assert (found[0].verdict, found[1].verdict) == ("ok", "wrong")  # divided by x
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps"),
+    [
+        ("Solve x^2 = 4x", ["x^2 - 4x = 0", "x(x - 4) = 0", "x = 0", "x = 4"]),  # cases
+        ("Solve x^2 = 16", ["x = 4", "x = -4"]),  # the solutions listed one per line
+        ("What is the larger solution of x^2 - 5x + 6 = 0?", ["(x-2)(x-3) = 0", "x = 3"]),
+        ("Solve x^2 = 4x for x > 0", ["x = 4"]),  # a condition drops the other root
+        ("The side of the square satisfies x^2 = 16.", ["x^2 = 16", "x = 4"]),  # a length
+    ],
+)
+def test_a_root_dropped_for_a_reason_is_not_flagged(problem: str, steps: list[str]) -> None:
+    found = derivation_verdicts(problem, steps)
+    assert "wrong" not in {v.verdict for v in found.values()}, found
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # Found by running the checker over GSM8K's reference solutions (right work, sloppy
+        # notation): each of these once read as a false calculation.
+        "So the property costs 98*3400 = $333,200.00",  # thousands with cents
+        "If the price is $0.10 per kW, then 60 kW would cost = $0.10*60 = $6",  # prose as unit
+        "There are 60 minutes in an hour so 1 hour 20 minutes = (60+20) minutes = 80 minutes",
+        "The Donaldsons pay $15/hour = 15*7 = $105.",  # a rate names the calculation
+        "8 batches = 5.5 * 8 = 44 cups",  # a count names it
+        "Subtract Weeks 3-4 from Weeks 1-2 = 96 - 70 = 26",  # a range names it
+        "So, Bea earned $2.50 - $2.24 = 26 cents more than Dawn.",  # dollars to cents
+        "The 25 decorations were 1/3 of the total, so he used 25 / 1/3 = 75 decorations",
+        "(2/5)*500cm³ = 200cm³",  # the power belongs to the unit
+        "The proportions total 2.46 because .8 + . 84 + .82 = 2.46",  # a broken decimal
+        "The shop loses 5 thousand dollars a day, so in three days 5 * 3 = $15,000.",
+        "Therefore X = 9 because - 18/-2 = 9",  # "because" is no unit
+        "Howie gets cupcakes for his 25 classmates + his 1 teacher + 1 himself = 27 people.",
+        "He has to leave 0130 hours earlier than 0900 i.e. 0900-0130 = 0730 hours",  # times
+        "Lazlo = 4 pounds - 6 ounces = 58 ounces",  # mixed units
+        "10 pages per day on day 1 * 2 = 20 pages per day",  # "day 1" is an index
+        "In one hour, there are 60 / 15 = 4 (15 minutes).",
+        "1 cheese +1 meat *+1 vegetable = 3 bad choices",  # an operator typed twice
+        "On a map, \\(\\frac{1}{2} \\text{ inch} = 20 \\text{ miles}\\)",  # a scale
+    ],
+)
+def test_sloppy_but_right_work_is_not_flagged(step: str) -> None:
+    assert "wrong" not in verdicts(step), claims_in(step)
+
+
+def test_a_derivation_against_its_own_first_line_is_judged_only_step_to_step() -> None:
+    # The first line misreads the problem; a later line fixes it: no flag on the fix.
+    steps = ["14-2*k=64", "2*k=64+14=78", "2k=78", "k=78/2=39"]
+    found = derivation_verdicts("14 less than two times the number of koi is 64.", steps)
+    assert "wrong" not in {v.verdict for v in found.values()}, found
+
+
+def test_a_machine_printed_float_is_not_a_wrong_rounding() -> None:
+    assert verdicts("Each truck carries 2000 / 75 = 26.666666666666668 flagstones.") == [
+        "unchecked"
+    ]
+    assert verdicts("2000 / 75 = 26.666666666666") == ["ok"]  # cut off
+    assert verdicts("2000 / 75 = 26.766666666666668") == ["wrong"]
