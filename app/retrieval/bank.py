@@ -150,3 +150,24 @@ async def load_if_empty(sessionmaker: async_sessionmaker[AsyncSession], path: Pa
         await session.commit()
     log.info("loaded %d problems into the problem bank from %s", len(rows), path)
     return len(rows)
+
+
+async def add_bank(sessionmaker: async_sessionmaker[AsyncSession], path: Path, source: str) -> int:
+    """Add an operator's own bank (textbook exercises with worked answers, GSM8K-style JSONL:
+    question, answer ending in '#### <final>') beside what is loaded. A problem already in the
+    bank word for word (`same_text`) is skipped, so one wording never has two answers. Returns
+    how many were added; a running server counts the new words at its next start."""
+    rows = await asyncio.to_thread(parse_gsm8k, path, source)
+    async with sessionmaker() as session:
+        repo = ProblemBankRepository(session)
+        known = {_canonical(question) for question in await repo.questions()}
+        fresh = []
+        for row in rows:
+            canonical = _canonical(row["question"])
+            if canonical not in known:
+                known.add(canonical)
+                fresh.append(row)
+        await repo.insert_many(fresh)
+        await session.commit()
+    log.info("added %d of %d problems to the problem bank from %s", len(fresh), len(rows), path)
+    return len(fresh)

@@ -16,10 +16,12 @@ from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import evaluate
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
+from app.symbolic.units import split_unit
 
 _ANSWER_PREFIX = re.compile(
-    r"^(?:the\s+)?(?:final\s+)?(?:answer|result|solution)s?\s*(?:is|are|:|=)?\s*"
-    r"|^答案?\s*[:：是为]?\s*|^so\s+|^therefore\s*,?\s*",
+    r"^(?:the\s+)?(?:final\s+)?(?:answer|result|solution|root)s?\s*(?:is|are|:|=)?\s*"
+    r"|^(?:方程的)?(?:两个|两|一个)?(?:实数)?(?:解|根|答案?)\s*(?:分别)?\s*[:：是为]?\s*"
+    r"|^so\s+|^therefore\s*,?\s*",
     re.IGNORECASE,
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|或|和|、)\s*", re.IGNORECASE)
@@ -56,14 +58,27 @@ class Candidate:
 
 
 def _expand_plus_minus(text: str) -> str:
-    m = re.fullmatch(r"\s*(?:([a-zA-Z])\s*=\s*)?±\s*(.+)", text)
-    if not m:
+    """'x = ±√2' → 'x = √2 or x = -(√2)'; 'x = 2 ± √3' → 'x = 2 + (√3) or x = 2 - (√3)'.
+    A ± anywhere else ('(2 ± √3)/2', two of them) is refused."""
+    m = re.fullmatch(r"\s*(?:([a-zA-Z])\s*=\s*)?([^±∓=,;]*?)\s*±\s*([^±∓=,;]+)", text)
+    if not m or "∓" in text or not _balanced(m.group(2)) or not _balanced(m.group(3)):
         if "±" in text or "∓" in text:
             raise ParseError("± inside an expression")
         return text
     prefix = f"{m.group(1)} = " if m.group(1) else ""
-    value = m.group(2).strip()
-    return f"{prefix}{value} or {prefix}-({value})"
+    centre, value = m.group(2).strip(), m.group(3).strip()
+    if re.search(r"\b(?:or|and)\b|或|和", f"{centre} {value}"):
+        raise ParseError("± in a list")
+    return f"{prefix}{centre} + ({value}) or {prefix}{centre} - ({value})"
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def clean(text: str) -> str:
@@ -91,7 +106,11 @@ def _strip_unit(text: str, units: frozenset[str] | None) -> str:
 
 def parse_value(text: str, units: frozenset[str] | None = None) -> sp.Expr:
     """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'."""
-    text = _strip_unit(_CURRENCY.sub("", text.strip()), units).strip()
+    text = _CURRENCY.sub("", text.strip())
+    number, unit = split_unit(text)
+    if unit is not None and units is not None and unit in units:
+        text = number  # "20 m/s" where the problem measures in m/s
+    text = _strip_unit(text, units).strip()
     if re.search(r"[<>∞\[\]]", text):
         raise ParseError("an interval or inequality")
     value = evaluate(parse_expression(text))

@@ -13,18 +13,26 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy as sp
 
 from app.symbolic.answers import Candidate, clean, parse_value, read_candidate
-from app.symbolic.crosscheck import same_value
+from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
-from app.symbolic.normalize import ParseError
+from app.symbolic.expressions import equivalent as expression_equivalent
+from app.symbolic.expressions import in_form as in_expression_form
+from app.symbolic.inequality import read_set, same_set, solution_set
+from app.symbolic.letters import space_products
+from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.parsing import parse_expression
 from app.symbolic.problem import MathProblem, extract_problem
+from app.symbolic.rounding import round_half_up, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 from app.symbolic.solver import solve_problem
+from app.symbolic.units import convert, same_unit, split_unit, units_in
 
 # math-verify warns on every call that we disabled its signal-based timeout; we bound time with
 # the sandbox instead, so the warning is noise.
@@ -33,6 +41,8 @@ logging.getLogger("math_verify").setLevel(logging.ERROR)
 MIN_ROUNDED_DECIMALS = 2  # 0.67 for 2/3: two places, two significant digits
 MIN_SIGNIFICANT_DIGITS = 3  # 333.3 for 1000/3: one place, but four significant digits
 _DEGREES = re.compile(r"°|\\circ|\bdeg(?:rees?)?\b|度", re.IGNORECASE)
+_ROUNDED_UNASKED = "a rounded value where no rounding was asked (mark it ≈ if it is meant so)"
+_PERCENT_SUFFIX = re.compile(r"\s*(?:%|percent|per\s*cent)\s*\.?\s*$", re.IGNORECASE)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
@@ -48,13 +58,34 @@ class CheckResult:
         return {"approve": 1.0, "reject": 0.0}.get(self.verdict)
 
 
-def close_enough(candidate: sp.Expr, exact: sp.Expr, candidate_text: str) -> bool:
-    """Exact equality, or a decimal that is the exact value correctly rounded.
+@dataclass(frozen=True, slots=True)
+class Rounding:
+    """What a decimal answer may be: `places` asked by the problem, or marked approximate."""
 
-    1.58 for 19/12, 0.67 or .67 for 2/3 and 333.3 for 1000/3 pass; 1.59 does not, nor 1.6 or
-    0.01 for 1/199 (too coarse: three significant digits, or two with two places); and a
-    terminating value (4, 0.25) must be written exactly: 4.01 is wrong, not "close".
+    places: int | None = None
+    approximate: bool = False
+
+
+EXACT = Rounding()
+MARKED_APPROXIMATE = Rounding(approximate=True)
+
+
+def close_enough(
+    candidate: sp.Expr, exact: sp.Expr, candidate_text: str, rounding: Rounding = MARKED_APPROXIMATE
+) -> bool | None:
+    """Exact equality, or a decimal that is the exact value correctly rounded — accepted only
+    when the problem asks for that rounding or the student marks the answer approximate.
+
+    Asked for `places`: the candidate must be the exact value rounded half up to that many
+    places (an exact but unrounded answer is not judged: None). Marked approximate: 1.58 for
+    19/12, 0.67 or .67 for 2/3 and 333.3 for 1000/3 pass; 1.59 does not, nor 1.6 or 0.01 for
+    1/199 (too coarse: None); a terminating value (4, 0.25) must be written exactly. Neither: a
+    correctly rounded decimal is None (right, or the wrong answer 6.33 to an exact question?).
     """
+    if rounding.places is not None:
+        if candidate.is_Rational and candidate == round_half_up(exact, rounding.places):
+            return True
+        return None if same_value(candidate, exact) else False
     if same_value(candidate, exact):
         return True
     decimals = re.findall(r"(\d*)\.(\d+)", candidate_text)
@@ -67,7 +98,9 @@ def close_enough(candidate: sp.Expr, exact: sp.Expr, candidate_text: str) -> boo
     enough = digits >= MIN_SIGNIFICANT_DIGITS or (
         places >= MIN_ROUNDED_DECIMALS and digits >= MIN_ROUNDED_DECIMALS
     )
-    return enough and bool(sp.N(candidate, 50).round(places) == sp.N(exact, 50).round(places))
+    if sp.N(candidate, 50).round(places) != sp.N(exact, 50).round(places):
+        return False
+    return True if enough and rounding.approximate else None
 
 
 @lru_cache(maxsize=256)
@@ -91,13 +124,27 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
         return CheckResult("abstain", "none", "an angle given for a problem without one", expected)
     # A unit may follow a number only when the problem uses that word ("72 clips").
     units = _units(problem_text)
+    approximate, candidate = strip_approximate(candidate)
+    rounding = Rounding(problem.rounding, approximate)
     try:
         if problem.kind == "arithmetic":
             assert problem.expression is not None
             exact = evaluate(problem.expression)
             if not is_plain_number(exact if exact.is_Rational else sp.simplify(exact)):
                 return CheckResult("abstain", "none", "the value is not a plain number", expected)
-            return _check_value(exact, candidate, expected, None, units)
+            if problem.unit is not None:
+                return _check_quantity(problem.unit, exact, candidate, expected, rounding)
+            if problem.form == "percent_number":  # "what percent …": 24 and 24% name it
+                candidate = _PERCENT_SUFFIX.sub("", candidate)
+            elif problem.form is not None:
+                return _check_form(problem.form, exact, candidate, expected, units, rounding)
+            return _check_value(exact, candidate, expected, None, units, rounding)
+        if problem.kind == "inequality":
+            return _check_inequality(problem, candidate, expected)
+        if problem.kind == "expression":
+            return _check_expression(problem, candidate, expected)
+        if problem.kind == "membership":
+            return _check_yes_no(candidate, expected)
         if truth is None:
             return CheckResult("abstain", "none", "the solution set is not certain", expected)
         if problem.target.kind != "solutions":
@@ -105,8 +152,8 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
             if values is None:
                 return CheckResult("abstain", "none", "the question has no single answer", expected)
             target = problem.target.expression
-            return _check_value(values[0], candidate, expected, target, units)
-        return _check_solutions(problem, truth, candidate, expected, units)
+            return _check_value(values[0], candidate, expected, target, units, rounding)
+        return _check_solutions(problem, truth, candidate, expected, units, rounding)
     except _ERRORS:
         pass
     # LaTeX our reader does not know (\dfrac{}, \tfrac{}...): math-verify may approve a single
@@ -123,6 +170,7 @@ def _check_value(
     expected: str | None,
     target: sp.Expr | None,
     units: frozenset[str],
+    rounding: Rounding = EXACT,
 ) -> CheckResult:
     claim = ellipsis_verdict(exact, candidate)
     if claim is not None:
@@ -141,11 +189,115 @@ def _check_value(
                 raise ParseError("the answer names a different expression")
         cleaned = right.strip()
     value = parse_value(cleaned, units)
-    if close_enough(value, exact, cleaned):
+    close = close_enough(value, exact, cleaned, rounding)
+    if close:
         return CheckResult("approve", "evaluation", "the answer equals the exact value", expected)
+    if close is None:
+        return CheckResult("abstain", "none", _ROUNDED_UNASKED, expected)
     return CheckResult(
         "reject", "evaluation", f"the exact value is {format_value(exact)}", expected
     )
+
+
+_YES = re.compile(r"^(?:yes|yes,? it is|true|correct|是|是的|是它的解|对)[.!。]?$", re.IGNORECASE)
+_NO = re.compile(r"^(?:no|no,? it is not|false|not|不是|否|不对|不是它的解)[.!。]?$", re.IGNORECASE)
+
+
+def yes_no(answer: str) -> bool | None:
+    text = answer.strip()
+    return True if _YES.match(text) else False if _NO.match(text) else None
+
+
+def _check_yes_no(candidate: str, expected: str | None) -> CheckResult:
+    """'Is x = 4 a solution of …?': a plain yes or no, compared with substitution's."""
+    said = yes_no(candidate)
+    if said is None or expected is None:
+        return CheckResult("abstain", "none", "not a plain yes or no", expected)
+    verdict = "approve" if said == (expected == "yes") else "reject"
+    return CheckResult(verdict, "substitution", "substituting the value decides", expected)
+
+
+def _check_expression(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
+    """Equal for every value of the letters, and written in the form asked."""
+    assert problem.expression is not None and problem.form is not None
+    written = clean(candidate).rpartition("=")[2].strip()  # "3x + 2x - x = 4x": the last side
+    value = parse_value_expression(written)
+    if not value.free_symbols <= problem.expression.free_symbols:
+        raise ParseError("a letter the problem does not have")
+    if not expression_equivalent(value, problem.expression):
+        return CheckResult("reject", "equivalence", f"not equal to {expected}", expected)
+    if not in_expression_form(value, problem.form):
+        return CheckResult("abstain", "none", f"equal, but not in the form asked ({problem.form})")
+    return CheckResult(
+        "approve", "equivalence", "equal for every value, in the form asked", expected
+    )
+
+
+def _check_inequality(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
+    """The answer read as a set of reals ('x > 2', '(2, ∞)') and compared as a set."""
+    (x,) = problem.variables
+    truth = solution_set(problem.conditions, x)
+    if truth is None:
+        return CheckResult("abstain", "none", "the solution set is not certain", expected)
+    try:
+        kind = read_candidate(candidate, [x.name]).kind
+    except _ERRORS:
+        kind = None  # "x > 2", "(2, ∞)": not a list of values
+    if kind in ("none", "all"):
+        answer: sp.Set = sp.S.EmptySet if kind == "none" else sp.S.Reals
+    else:
+        answer = read_set(candidate, x)
+    same = same_set(answer, truth)
+    if same is None:
+        return CheckResult("abstain", "none", "the sets could not be compared", expected)
+    verdict = "approve" if same else "reject"
+    return CheckResult(verdict, "evaluation", "the solution set, compared as a set", expected)
+
+
+def _check_quantity(
+    target: str, exact: sp.Expr, candidate: str, expected: str | None, rounding: Rounding
+) -> CheckResult:
+    """'Convert 72 km/h to m/s': 20 or 20 m/s is right; a quantity in another unit is wrong
+    when it is another quantity (2 m for 2000 m in km), and not judged when it is the same
+    quantity unconverted (72 km/h)."""
+    number, unit = split_unit(clean(candidate))
+    if unit is None or same_unit(unit, target):
+        return _check_value(exact, number, expected, None, frozenset(), rounding)
+    value = parse_value(number)
+    if not value.is_Rational:
+        raise ParseError("a quantity that is not a plain number")
+    converted = convert(Fraction(int(value.p), int(value.q)), unit, target)
+    if sp.Rational(converted.numerator, converted.denominator) == exact:
+        return CheckResult("abstain", "none", f"the same quantity, not in {target}", expected)
+    return CheckResult("reject", "evaluation", f"the exact value is {expected}", expected)
+
+
+_FORM_PATTERNS = {
+    "decimal": re.compile(r"-?(?:\d+|\d*\.\d+)"),
+    "fraction": re.compile(r"-?(?:\d+|(\d+)\s*/\s*(\d+)|\(\((\d+)\)/\((\d+)\)\))"),
+    "percent": re.compile(r"-?(?:\d+|\d*\.\d+)\s*%"),
+}
+
+
+def _check_form(
+    form: str,
+    exact: sp.Expr,
+    candidate: str,
+    expected: str | None,
+    units: frozenset[str],
+    rounding: Rounding,
+) -> CheckResult:
+    """'Write 1/8 as a decimal': the value decides right or wrong; a right value in another
+    form than asked (1/8 for 0.125, 45/100 for 9/20, 0.375 for 37.5%) is not judged."""
+    result = _check_value(exact, candidate, expected, None, units, rounding)
+    if result.verdict != "approve":
+        return result
+    written = clean(candidate).strip()
+    match = _FORM_PATTERNS[form].fullmatch(written)
+    numbers = [int(n) for n in (match.groups() if match else ()) if n is not None]
+    if match is None or (len(numbers) == 2 and sp.gcd(*numbers) != 1):
+        return CheckResult("abstain", "none", f"the right value, not written as asked ({form})")
+    return result
 
 
 def _check_solutions(
@@ -154,6 +306,7 @@ def _check_solutions(
     candidate: str,
     expected: str | None,
     units: frozenset[str],
+    rounding: Rounding = EXACT,
 ) -> CheckResult:
     names = [v.name for v in problem.variables]
     read = read_candidate(candidate, names, units)
@@ -172,19 +325,24 @@ def _check_solutions(
     proposals = _as_assignments(read, problem, candidate)
     if _has_duplicates(proposals):
         return CheckResult("abstain", "none", "a solution is listed twice", expected)
-    for proposal in proposals:
-        holds = _holds(problem, proposal, read.text)
-        if holds is None:
-            return CheckResult("abstain", "none", "substitution could not decide", expected)
-        if holds is False:
+    holds = [_holds(problem, proposal, read.text, rounding) for proposal in proposals]
+    for proposal, held in zip(proposals, holds, strict=True):
+        if held is False:  # one wrong value decides, whatever the others
             return CheckResult("reject", "substitution", _failure(problem, proposal), expected)
+    if None in holds:
+        return CheckResult("abstain", "none", "substitution could not decide", expected)
     if not truth.assignments:
         return CheckResult("abstain", "none", "the checks disagree", expected)
     for solution in truth.assignments:
-        if not any(
-            all(close_enough(p[v], solution[v], read.text) for v in problem.variables)
+        matches = [
+            _all_true(
+                [close_enough(p[v], solution[v], read.text, rounding) for v in problem.variables]
+            )
             for p in proposals
-        ):
+        ]
+        if not any(matches):
+            if None in matches:
+                return CheckResult("abstain", "none", _ROUNDED_UNASKED, expected)
             return CheckResult("reject", "substitution", "a solution is missing", expected)
     return CheckResult("approve", "substitution", "every equation and condition holds", expected)
 
@@ -241,7 +399,18 @@ def _as_assignments(
     return [dict(zip(variables, values, strict=True))]
 
 
-def _holds(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr], text: str) -> bool | None:
+def _all_true(verdicts: list[bool | None]) -> bool | None:
+    if all(v is True for v in verdicts):
+        return True
+    return False if False in verdicts else None
+
+
+def _holds(
+    problem: MathProblem,
+    proposal: dict[sp.Symbol, sp.Expr],
+    text: str,
+    rounding: Rounding = EXACT,
+) -> bool | None:
     if set(proposal) != set(problem.variables):
         return False  # a variable has no value: incomplete
     exact = satisfies(problem, proposal)
@@ -251,7 +420,10 @@ def _holds(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr], text: str) 
     if truth is None:
         return None
     (x,) = problem.variables
-    return any(close_enough(proposal[x], s[x], text) for s in truth.assignments) or False
+    verdicts = [close_enough(proposal[x], s[x], text, rounding) for s in truth.assignments]
+    if True in verdicts:
+        return True
+    return None if None in verdicts else False
 
 
 def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | None:
@@ -261,20 +433,70 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
     units = _units(problem) if problem else frozenset()
+    said_a, said_b = yes_no(a), yes_no(b)
+    if said_a is not None and said_b is not None:
+        return said_a == said_b
+    if re.search(r"[<>≤≥∞∪]|\\infty", f"{a} {b}"):
+        return _same_solution_set(a, b)
     # "x = 4" and "4" are the same answer when one variable is named (on either side).
     names = sorted(set(re.findall(r"(?<![a-zA-Z])([a-zA-Z])\s*=", f"{a} ; {b}")))
     try:
-        va = _values_of(read_candidate(a, names, units), names)
-        vb = _values_of(read_candidate(b, names, units), names)
+        ca, cb = read_candidate(a, names, units), read_candidate(b, names, units)
+        if {ca.kind, cb.kind} & {"none", "all"}:  # "no real solution", "all real numbers"
+            return ca.kind == cb.kind
+        if len(names) > 1 and ca.kind == cb.kind == "assignments":  # "x = 6, y = 4"
+            return _same_assignments(ca.assignments, cb.assignments)
+        va, vb = _values_of(ca, names), _values_of(cb, names)
         if va is not None and vb is not None and len(va) == len(vb) == 1:
             return same_value(va[0], vb[0])
         if va is not None and vb is not None:
             return _same_set(va, vb)
     except _ERRORS:
         pass
+    if "=" not in a + b and (same := _same_expression(a, b)) is not None:
+        return same
     if _plain_latex(a) and _plain_latex(b):
         return math_verify_equivalent(a, b)
     return None
+
+
+def parse_value_expression(text: str) -> sp.Expr:
+    """An expression with letters, read by both parsers, which must agree."""
+    expression = parse_expression(space_products(text))
+    if not readings_agree(space_products(text), expression):
+        raise ParseError("two readings of the answer disagree")
+    return expression
+
+
+def _same_expression(a: str, b: str) -> bool | None:
+    """'x^2 + 5x + 6' and '6 + 5x + x^2': equal for every value of the letters."""
+    try:
+        ea = parse_value_expression(clean(a))
+        eb = parse_value_expression(clean(b))
+        if not (ea.free_symbols or eb.free_symbols):
+            return None
+        return expression_equivalent(ea, eb)
+    except _ERRORS:
+        return None
+
+
+def _same_solution_set(a: str, b: str) -> bool | None:
+    """'x > 2' and '(2, ∞)': the same set of one unknown's values?"""
+    letters = set(re.findall(r"(?<![a-zA-Z\\])([a-zA-Z])(?![a-zA-Z])", f"{a} {b}")) - {"U"}
+    if len(letters) != 1:
+        return None
+    x = sp.Symbol(letters.pop())
+    try:
+        return same_set(read_set(a, x), read_set(b, x))
+    except _ERRORS:
+        return None
+
+
+def _same_assignments(a: tuple[dict[str, sp.Expr], ...], b: tuple[dict[str, sp.Expr], ...]) -> bool:
+    def same(x: dict[str, sp.Expr], y: dict[str, sp.Expr]) -> bool:
+        return set(x) == set(y) and all(same_value(x[k], y[k]) for k in x)
+
+    return all(any(same(x, y) for y in b) for x in a) and all(any(same(x, y) for x in a) for y in b)
 
 
 def _values_of(candidate: Candidate, names: list[str]) -> tuple[sp.Expr, ...] | None:
@@ -287,7 +509,11 @@ def _values_of(candidate: Candidate, names: list[str]) -> tuple[sp.Expr, ...] | 
 
 
 def _units(problem_text: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
+    words = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
+    try:
+        return words | units_in(normalize(problem_text))
+    except ParseError:
+        return words | units_in(problem_text)
 
 
 def _plain_latex(text: str) -> bool:

@@ -58,6 +58,7 @@ class Condition:
             "positive_integer": value.is_integer and value.is_positive,
             "nonnegative_integer": value.is_integer and value.is_nonnegative,
             "negative_integer": value.is_integer and value.is_negative,
+            "nonzero": value.is_nonzero,
         }
         result = checks[self.kind]
         return None if result is None else bool(result)
@@ -76,6 +77,7 @@ class Condition:
             "positive": sp.Interval.open(0, sp.oo),
             "negative": sp.Interval.open(-sp.oo, 0),
             "nonnegative": sp.Interval(0, sp.oo),
+            "nonzero": sp.Union(sp.Interval.open(-sp.oo, 0), sp.Interval.open(0, sp.oo)),
         }
         return sets.get(self.kind)
 
@@ -125,6 +127,14 @@ _INTERVAL = re.compile(
     re.IGNORECASE,
 )
 _CHINESE_SIGNS = {"正": "positive", "负": "negative", "非负": "nonnegative"}
+# "the positive solution", "its integer roots", "正整数解", "非零解": a condition on the unknown.
+_SOLUTION_KIND = re.compile(
+    r"\b(?:the\s+|its\s+|all\s+(?:the\s+)?)?(positive|negative|non-?negative|nonzero|non-?zero)?"
+    r"\s*(integer|whole\s+number)?\s*(?:solution|root)s?\b",
+    re.IGNORECASE,
+)
+_CHINESE_SOLUTION_KIND = re.compile(r"(正|负|非负|非零)?(整数|数)?(?:解|根)")
+_PLACEHOLDER = sp.Symbol("_interval")
 
 
 def _kind(sign: str | None, noun: str | None) -> str | None:
@@ -168,13 +178,35 @@ def word_conditions(text: str) -> tuple[list[Condition], str]:
         lo, hi = parse_expression(m.group(2)), parse_expression(m.group(3))
         if lo.free_symbols or hi.free_symbols:
             raise ParseError("an interval bound must be a number")
-        x = sp.Symbol("_interval")  # bound to the problem's single variable later
+        x = _PLACEHOLDER  # bound to the problem's single variable later
         lo_op = ">=" if m.group(1) == "[" else ">"
         hi_op = "<=" if m.group(4) == "]" else "<"
         found.append(Condition("relation", m.group(0), lhs=x, op=lo_op, rhs=lo))
         found.append(Condition("relation", m.group(0), lhs=x, op=hi_op, rhs=hi))
         return blank(m)
 
+    def solution_kind(sign: str | None, noun: str | None, whole: str) -> str:
+        sign = (sign or "").lower().replace("-", "").replace("非零", "nonzero")
+        if not sign and not noun:
+            return whole  # "the solutions": no condition
+        kind = "nonzero" if sign == "nonzero" and not noun else _kind(sign or None, noun)
+        if kind is None:
+            raise ParseError(f"unsupported kind of solution {whole!r}")
+        found.append(Condition(kind, whole, symbol=_PLACEHOLDER))
+        return " " * len(whole)
+
+    def english_solution(m: re.Match[str]) -> str:
+        return solution_kind(m.group(1), m.group(2), m.group(0))
+
+    def chinese_solution(m: re.Match[str]) -> str:
+        sign = {"非零": "nonzero"}.get(m.group(1) or "", _CHINESE_SIGNS.get(m.group(1) or ""))
+        noun = "整数" if m.group(2) == "整数" else None
+        if m.group(2) == "数" and not sign:
+            return m.group(0)
+        return solution_kind(sign, noun, m.group(0))
+
+    text = _SOLUTION_KIND.sub(english_solution, text)
+    text = _CHINESE_SOLUTION_KIND.sub(chinese_solution, text)
     text = _WORD_CONDITION.sub(english, text)
     text = _CHINESE_CONDITION.sub(chinese, text)
     text = _INTERVAL.sub(interval, text)
@@ -183,14 +215,16 @@ def word_conditions(text: str) -> tuple[list[Condition], str]:
 
 def bind_interval(conditions: list[Condition], variables: list[sp.Symbol]) -> list[Condition]:
     """An interval written without its variable ('on [0, 2pi)') belongs to the only variable."""
-    placeholder = sp.Symbol("_interval")
-    if not any(c.lhs == placeholder for c in conditions):
+    placeholder = _PLACEHOLDER
+    if not any(placeholder in (c.lhs, c.symbol) for c in conditions):
         return conditions
     if len(variables) != 1:
-        raise ParseError("an interval without a variable in a system")
+        raise ParseError("an interval or a kind of solution without a variable in a system")
     return [
         Condition(c.kind, c.text, lhs=variables[0], op=c.op, rhs=c.rhs)
         if c.lhs == placeholder
+        else Condition(c.kind, c.text, symbol=variables[0])
+        if c.symbol == placeholder
         else c
         for c in conditions
     ]

@@ -43,7 +43,10 @@ _VULGAR = {
     "⅒": "1/10",
     "↉": "0/3",
 }
-_VULGAR_RE = re.compile(f"(\\d*)(\\s*)([{''.join(_VULGAR)}])")
+# "2½", "2 ½": a whole number before a vulgar fraction makes a mixed number; after a decimal
+# point or a power ("1.5½", "2^2½") it is no notation, and the ½ left over makes the reader abstain.
+_VULGAR_RE = re.compile(f"(?<![\\d.^])(\\d*)(\\s*)([{''.join(_VULGAR)}])")
+_VULGAR_LEFT = re.compile(f"[{''.join(_VULGAR)}]")
 _SUPER_RE = re.compile(f"[{''.join(_SUPER)}]+")
 _SUB_RE = re.compile(f"[{''.join(_SUB)}]+")
 
@@ -118,6 +121,10 @@ _LATEX_WORDS = {
 }
 _LATEX_TEXT = {"text", "mathrm", "textbf", "mathbf", "operatorname", "textrm", "mbox", "boxed"}
 _LATEX_ESCAPES = {"{": "{", "}": "}", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "%": "%"}
+_LATEX_DELIMITERS = {"(": " ", ")": " ", "[": " ", "]": " "}  # \( … \), \[ … \]
+# The whole number right before a \frac, as written: "2\frac{1}{2}" (not "x^2", "0.2").
+_WHOLE_BEFORE = re.compile(r"(?<![\w.^_)])(\d+)\s*$")
+_INTEGER = re.compile(r"\s*\d+\s*")
 
 
 def _superscript(match: re.Match[str]) -> str:
@@ -149,6 +156,21 @@ def _group(text: str, pos: int) -> tuple[str, int]:
     raise ParseError("unbalanced braces")
 
 
+def _fraction(before: str, num: str, den: str) -> tuple[str, str]:
+    """\\frac{b}{c} → ("(b)/(c)"), and what stays of the text before it: a whole number right
+    before a proper fraction of integers is a mixed number (K12 convention: a\\frac{b}{c} is
+    a + b/c) and moves inside. A number before an improper one ("2\\frac{5}{3}") is refused."""
+    if re.search(r"\d\s*$", before):
+        integers = _INTEGER.fullmatch(num) and _INTEGER.fullmatch(den)
+        whole = _WHOLE_BEFORE.search(before)
+        if integers and whole and 0 < int(num) < int(den):
+            mixed = f"({whole.group(1)}+{num.strip()}/{den.strip()})"
+            return before[: whole.start()], mixed
+        if integers:
+            raise ParseError("a number right before a fraction: a mixed number or a product?")
+    return before, f"(({num})/({den}))"
+
+
 def latex_to_plain(text: str) -> str:
     """\\frac, \\sqrt[n], \\log_{b}, \\left| ... into the plain notation the parsers read."""
     out: list[str] = []
@@ -170,6 +192,8 @@ def latex_to_plain(text: str) -> str:
                 out.append("\n")
             elif nxt in _LATEX_ESCAPES:
                 out.append(_LATEX_ESCAPES[nxt])
+            elif nxt in _LATEX_DELIMITERS:
+                out.append(_LATEX_DELIMITERS[nxt])
             else:
                 raise ParseError(f"unknown LaTeX escape \\{nxt}")
             pos += 2
@@ -178,7 +202,8 @@ def latex_to_plain(text: str) -> str:
         if name in ("frac", "dfrac", "tfrac"):
             num, pos = _group(text, pos)
             den, pos = _group(text, pos)
-            out.append(f"(({num})/({den}))")
+            before, fraction = _fraction("".join(out), num, den)
+            out = [before, fraction]
         elif name == "sqrt":
             index = None
             if text[pos : pos + 1] == "[":
@@ -198,9 +223,28 @@ def latex_to_plain(text: str) -> str:
     return "".join(out)
 
 
+# Chinese fractions: "3分之2" is 2/3, "百分之20" is 20%, "1又1/2" and "1又3分之2" are mixed numbers.
+_CHINESE_PERCENT = re.compile(r"百分之\s*(\d+(?:\.\d+)?)")
+_CHINESE_FRACTION = re.compile(r"(\d+)\s*分之\s*(\d+)")
+_CHINESE_MIXED = re.compile(r"(\d+)\s*又\s*\(?\s*(\d+)\s*/\s*(\d+)\s*\)?")
+# "1(5/6)" (Ape210K writes mixed numbers so): 1 + 5/6, or 1 × 5/6 as elsewhere? Abstain.
+_PAREN_FRACTION_AFTER_NUMBER = re.compile(r"(?<![\w.)])\d+\s*\(\s*\d+\s*/\s*\d+\s*\)")
+
+
+def _chinese_mixed(match: re.Match[str]) -> str:
+    whole, numerator, denominator = match.groups()
+    if not 0 < int(numerator) < int(denominator):
+        raise ParseError("又 before an improper fraction")
+    return f"({whole}+{numerator}/{denominator})"
+
+
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
 # "1 000 000" (a space or thin space between exact groups of three), but not "2 125/1000".
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.])(?<!\d )(\d{1,3}(?: \d{3})+)(?![\d.]|\s*/|\s\d)")
+# "48 ÷ 4 ÷ 2": in school, a chain of divisions goes left to right.
+_DIVISION_CHAIN = re.compile(
+    r"(?<![\d./)])(\d+(?:\.\d+)?|\([\d./]+\))\s*÷\s*(\d+(?:\.\d+)?)(?=\s*÷)"
+)
 # K12 reads "3/4 ÷ 1/2" and "5 ÷ 2/3" as dividing by the fraction, not left to right.
 _DIVIDE_BY_FRACTION = re.compile(r"÷\s*((?:\d+\s+)?\d+\s*/\s*\d+)(?![\d.]|\s*[a-zA-Z(^%])")
 
@@ -211,14 +255,23 @@ def normalize(text: str) -> str:
         raise ParseError("an invisible character splits a number or a name")
     text = _INVISIBLE_RE.sub("", text)
     text = _VULGAR_RE.sub(_vulgar, text)
+    if _VULGAR_LEFT.search(text):
+        raise ParseError("a vulgar fraction after a decimal or a power")
     text = _SUPER_RE.sub(_superscript, text)
     text = _SUB_RE.sub(lambda m: "_(" + "".join(_SUB[c] for c in m.group(0)) + ")", text)
     text = unicodedata.normalize("NFKC", text)
     for src, dst in _SYMBOLS.items():
         text = text.replace(src, dst)
     text = latex_to_plain(text)
+    text = _CHINESE_PERCENT.sub(r"\1%", text)
+    text = _CHINESE_FRACTION.sub(r"(\2/\1)", text)
+    text = _CHINESE_MIXED.sub(_chinese_mixed, text)
+    if _PAREN_FRACTION_AFTER_NUMBER.search(text):
+        raise ParseError("'1(5/6)': a mixed number or a product?")
     text = re.sub(r"\^\s*\(?\s*°\s*\)?", "°", text)  # 30^\circ
     text = text.replace("$", " ").replace("{", "(").replace("}", ")")
     text = _SPACED_THOUSANDS.sub(lambda m: m.group(1).replace(" ", ""), text)
+    while _DIVISION_CHAIN.search(text):
+        text = _DIVISION_CHAIN.sub(r"(\1/\2)", text, count=1)
     text = _DIVIDE_BY_FRACTION.sub(r"/ (\1)", text).replace("÷", "/")
     return _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)

@@ -19,6 +19,7 @@ import sympy as sp
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import readings_agree
 from app.symbolic.evaluation import real_throughout
+from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.letters import KNOWN_NAME, space_products
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
@@ -31,15 +32,20 @@ from app.symbolic.prose import (
     target_after,
     target_before,
 )
+from app.symbolic.rounding import find_rounding
 from app.symbolic.target import Target
+from app.symbolic.units import read_conversion
+from app.symbolic.wording import ask_form, ask_percent, spell_out
 
-MAX_EQUATIONS = 3
-MAX_VARIABLES = 3
+MAX_EQUATIONS = 4  # a formula and the three values it is given
+MAX_VARIABLES = 4
 
 
 @dataclass(slots=True)
 class MathProblem:
-    kind: str  # "equations" | "arithmetic"
+    # "equations" | "arithmetic" | "inequality" | "expression" | "membership" (is x = 4 a
+    # solution of …? — `expression` holds the value asked about)
+    kind: str
     equations: list[sp.Eq] = field(default_factory=list)
     variables: list[sp.Symbol] = field(default_factory=list)
     expression: sp.Expr | None = None
@@ -47,6 +53,11 @@ class MathProblem:
     target: Target = field(default_factory=lambda: Target("solutions"))
     uses_decimals: bool = False
     source: str = ""
+    rounding: int | None = None  # decimal places the question asks the answer rounded to
+    # The form of answer asked: percent_number (24 for "what percent of 50 is 12"), decimal,
+    # fraction, percent ("3/8 as a percent": 37.5%); None: any.
+    form: str | None = None
+    unit: str | None = None  # the unit the answer is asked in ("Convert 72 km/h to m/s")
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent.
@@ -59,21 +70,53 @@ _TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
 _MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
 
 
-def _prepare(text: str) -> str:
-    text = strip_claims(normalize(text))
+def _prepare(text: str) -> tuple[str, str | None]:
+    """The text in plain notation, and the form of answer it asks for (a number of percent,
+    a decimal, a fraction, a percent), if any."""
+    percent, text = ask_percent(expand_mixed_numbers(strip_claims(normalize(text))))
+    form, text = ask_form(text)
+    if percent and form:
+        raise ParseError("two forms asked")
+    text = spell_out(text)
     text = _PERCENT_OF.sub(r"((\1)/100)*(\2)", text)
     text = _DEGREES.sub(r"\1°", text)
     if _TIMES_X.search(text):
         if re.search(r"=\s*[^\s?]", text):
             raise ParseError("'3 x 4' next to an equation: a product or the unknown x?")
         text = _TIMES_X.sub(" * ", text)
-    return space_products(expand_mixed_numbers(text))
+    form = "percent_number" if percent else form
+    return space_products(expand_mixed_numbers(text)), form  # again: "3 1/2 %" above
+
+
+# "a" before a noun is the article ("Is x = 4 a solution of …"), not the unknown a; before a
+# connective ("a and b", "a is 3", "a = 2") it is the letter.
+_LETTER_A = re.compile(r"(?<![A-Za-z])[aA](?![A-Za-z])")
+_CONNECTIVE = (
+    r"(?:and|or|is|are|if|when|where|be|equals|to|then|in|for|satisfies|satisfy|so|such|with"
+    r"|sqrt|root|log|ln|lg|sin|cos|tan|exp|abs|pi)[a-zA-Z]?\b"
+)
+_ARTICLE_A = re.compile(rf"(?<![A-Za-z])[aA]\s+(?!{_CONNECTIVE})(?=[A-Za-z]{{2,}})", re.IGNORECASE)
+
+_ONE_OF_SEVERAL = re.compile(r"\s+(?:solution|root|value|zero)s?\b", re.IGNORECASE)
+
+
+def _articles(text: str) -> set[int]:
+    """Positions of the article "a"; an "a" that is also a letter of the math elsewhere is
+    one reading too many (abstain)."""
+    articles = {m.start() for m in _ARTICLE_A.finditer(text)}
+    if any(_ONE_OF_SEVERAL.match(text, i + 1) for i in articles):
+        raise ParseError("'a solution': which one, when there are several?")
+    if articles and any(m.start() not in articles for m in _LETTER_A.finditer(text)):
+        raise ParseError("'a' is both an article and a letter here")
+    return articles
 
 
 def _math_mask(text: str) -> list[bool]:
     mask = [ch in _MATH_CHARS for ch in text]
+    articles = _articles(text)
     for word in re.finditer(r"[A-Za-z]+", text):
         is_math = len(word.group()) == 1 or bool(KNOWN_NAME.fullmatch(word.group()))
+        is_math = is_math and word.start() not in articles
         for i in range(word.start(), word.end()):
             mask[i] = is_math
     for i, ch in enumerate(text):  # a decimal point, not a full stop
@@ -130,7 +173,18 @@ def extract_problem(text: str) -> MathProblem | None:
 
 
 def _read(original: str) -> MathProblem | None:
-    text = _prepare(original)
+    conversion = read_conversion(normalize(original))
+    if conversion is not None:
+        value, _, asked_unit = conversion
+        return MathProblem("arithmetic", expression=value, source=original, unit=asked_unit)
+    text, form = _prepare(original)
+    expression_task = _expression_task(text)
+    if expression_task is not None:
+        return expression_task
+    membership = _membership_question(text)
+    if membership is not None:
+        return membership
+    rounding, text = find_rounding(text)
     aggregate, text = find_aggregate(text)
     counting = aggregate is not None and aggregate.kind == "count"
     conditions, text = word_conditions(text)
@@ -194,10 +248,20 @@ def _read(original: str) -> MathProblem | None:
         problem = _equation_problem(equations, conditions, target, expressions, text)
         if problem is None or not mentions <= {v.name for v in problem.variables}:
             return None  # "solve for y" when there is no y, "find a solution": which one?
+        if mentions and mentions != {v.name for v in problem.variables}:
+            # "Solve for x: a x = 6 where a = 2": the answer is x, not every letter.
+            if len(mentions) != 1 or problem.target.kind != "solutions":
+                return None
+            problem.target = Target("value", sp.Symbol(next(iter(mentions))))
         problem.uses_decimals = uses_decimals
-        return problem
-    if conditions or mentions:
-        return None  # inequalities alone are not solved here
+        problem.rounding = rounding
+        return None if form else problem
+    if conditions:
+        if mentions or expressions or target is not None or not _ASKS_TO_SOLVE.search(original):
+            return None
+        return _inequality_problem(conditions, text)
+    if mentions:
+        return None
     if target is not None and target.kind == "value" and not expressions:
         assert target.expression is not None
         expressions.append(("", target.expression))
@@ -210,8 +274,76 @@ def _read(original: str) -> MathProblem | None:
     if not real_throughout(expression):
         return None
     return MathProblem(
-        "arithmetic", expression=expression, uses_decimals=uses_decimals, source=text
+        "arithmetic",
+        expression=expression,
+        uses_decimals=uses_decimals,
+        source=text,
+        rounding=rounding,
+        form=form,
     )
+
+
+def _expression_task(text: str) -> MathProblem | None:
+    """'Expand (x + 2)(x + 3)', '因式分解 x^2 - 9': the task word, then one expression with
+    letters and nothing else. Numbers alone ('Simplify 6/8') are read as arithmetic."""
+    task = ASK_TASK.match(text)
+    if task is None:
+        return None
+    try:
+        expression = _parse_checked(text[task.end() :].strip().rstrip(".。"))
+    except ParseError:
+        return None
+    if not expression.free_symbols or not is_rational_expression(expression):
+        return None
+    kind = TASKS[task.group(1).lower()]
+    return MathProblem("expression", expression=expression, source=text, form=kind)
+
+
+# "Is x = 4 a solution of 3x - 5 = 8?", "x = 4 是方程 3x - 5 = 8 的解吗？": a yes/no question.
+_IS_SOLUTION = [
+    re.compile(
+        r"^\s*is\s+([a-zA-Z])\s*=\s*([^=?]+?)\s+an?\s+(?:solution|root)\s+(?:of|to)\s+"
+        r"(?:the\s+equation\s+)?([^?]+=[^?]+?)\s*\?\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*([a-zA-Z])\s*=\s*([^=?？]+?)\s*(?:是不是|是否是|是否为|是)\s*方程\s*"
+        r"([^?？]+=[^?？]+?)\s*的(?:解|根)\s*吗?\s*[?？]?\s*$"
+    ),
+]
+
+
+def _membership_question(text: str) -> MathProblem | None:
+    """The equation, its letter and the value asked about; None when not exactly that."""
+    for pattern in _IS_SOLUTION:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        letter, value_text, equation = match.groups()
+        equation_problem = extract_problem(f"Solve {equation}")
+        value = _parse_checked(value_text)
+        if equation_problem is None or value.free_symbols or equation_problem.kind != "equations":
+            return None
+        if [v.name for v in equation_problem.variables] != [letter]:
+            return None
+        equation_problem.kind = "membership"
+        equation_problem.expression = value
+        return equation_problem
+    return None
+
+
+_ASKS_TO_SOLVE = re.compile(r"\bsolve\b|解不等式|解集|\bsolution\s+set\b", re.IGNORECASE)
+
+
+def _inequality_problem(conditions: list[Condition], text: str) -> MathProblem | None:
+    """'Solve 2x + 1 > 5': relations in one unknown, asked to be solved."""
+    symbols = set().union(*(c.symbols for c in conditions))
+    if len(symbols) != 1 or any(c.kind != "relation" for c in conditions):
+        return None
+    (x,) = symbols
+    if x.name.startswith("_"):
+        return None  # an interval with no unknown named
+    return MathProblem("inequality", variables=[x], conditions=conditions, source=text)
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

@@ -29,9 +29,26 @@ _CLAIM = re.compile(
 )
 
 
+# "结果是一个多少位的小数", "the result is how many digits long?": a question, not a claim.
+_PLAIN_ASK = re.compile(
+    r"(?:结果|答案)\s*(?:是|为)\s*(?:多少|几)\s*[?？。.]?\s*"
+    r"|(?:the\s+)?(?:answer|result)\s+is\s+what\s*\??\s*",
+    re.IGNORECASE,
+)
+_ASKS = re.compile(r"多少|几|什么|哪|怎样|[?？]|\b(?:how|what|which|who|whether)\b", re.IGNORECASE)
+
+
 def strip_claims(text: str) -> str:
     """'Solve 2x + 3 = 11. The answer is x = 5.' → 'Solve 2x + 3 = 11. '"""
-    return _CLAIM.sub(" ", text)
+
+    def claim(match: re.Match[str]) -> str:
+        if _PLAIN_ASK.fullmatch(match.group(0)):
+            return " "  # "结果是多少？": asks for the value itself
+        if _ASKS.search(match.group(0)):
+            raise ParseError("the question is asked where a claim would be")
+        return " "
+
+    return _CLAIM.sub(claim, text)
 
 
 _ASK_VALUE = re.compile(

@@ -167,20 +167,10 @@ def _solve(problem: MathProblem) -> SolutionSet | None:
             return None if problem.conditions or restricted else SolutionSet("all")
         candidates: list[Assignment] = [{variables[0]: v} for v in values]
     else:
-        for residual in residuals:
-            try:
-                if sp.Poly(residual, *variables).total_degree() > 1:
-                    return None  # non-linear systems are left to a model
-            except sp.PolynomialError:
-                return None
-        found = sp.linsolve(residuals, variables)
-        if not isinstance(found, sp.FiniteSet):
+        found_candidates = _propose_system(problem, residuals)
+        if found_candidates is None:
             return None
-        candidates = []
-        for values in found:
-            if any(v.free_symbols for v in values):
-                return None  # infinitely many solutions
-            candidates.append(dict(zip(variables, values, strict=True)))
+        candidates = found_candidates
     verified = []
     for assignment in candidates:
         ok = satisfies(problem, assignment)
@@ -189,6 +179,43 @@ def _solve(problem: MathProblem) -> SolutionSet | None:
         if ok:
             verified.append(assignment)
     return SolutionSet("finite", tuple(verified), complex_only and not verified, repeated)
+
+
+def _given_values(problem: MathProblem) -> Assignment:
+    """'u = 3', 'a = 2': the values a formula problem gives outright."""
+    given: Assignment = {}
+    for eq in problem.equations:
+        for side, other in ((eq.lhs, eq.rhs), (eq.rhs, eq.lhs)):
+            if isinstance(side, sp.Symbol) and not other.free_symbols:
+                given[side] = evaluate(other)
+    return given
+
+
+def _propose_system(problem: MathProblem, residuals: list[sp.Expr]) -> list[Assignment] | None:
+    """A system's candidate solutions: the given values put into the other equations first
+    (v = u + at with u, a, t given is linear in v), the rest solved exactly when linear."""
+    given = _given_values(problem)
+    unknown = [v for v in problem.variables if v not in given]
+    rest = [r for r in (sp.expand(r.xreplace(given)) for r in residuals) if r != 0]
+    if not unknown:
+        return [dict(given)] if not rest else []
+    if any(r.is_number for r in rest):
+        return []  # two given values contradict each other, or an equation fails outright
+    for residual in rest:
+        try:
+            if sp.Poly(residual, *unknown).total_degree() > 1:
+                return None  # non-linear systems are left to a model
+        except sp.PolynomialError:
+            return None
+    found = sp.linsolve(rest, unknown)
+    if not isinstance(found, sp.FiniteSet):
+        return None
+    candidates = []
+    for values in found:
+        if any(v.free_symbols for v in values):
+            return None  # infinitely many solutions
+        candidates.append({**given, **dict(zip(unknown, values, strict=True))})
+    return candidates
 
 
 def target_values(problem: MathProblem, solutions: SolutionSet) -> list[sp.Expr] | None:

@@ -12,10 +12,21 @@ from functools import reduce
 
 import sympy as sp
 
-from app.symbolic.evaluation import evaluate, format_value, is_plain_number, to_latex
+from app.symbolic.evaluation import (
+    decimal_string,
+    evaluate,
+    format_value,
+    is_plain_number,
+    terminating_decimal,
+    to_latex,
+)
+from app.symbolic.expressions import expected_form
+from app.symbolic.expressions import show as show_expression
+from app.symbolic.inequality import format_set, solution_set
 from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
-from app.symbolic.solutionset import SolutionSet, solve_problem_set, target_values
+from app.symbolic.rounding import rounded_text
+from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 
 __all__ = ["Step", "SymbolicSolution", "format_value", "solve_problem", "solve_text"]
 
@@ -50,6 +61,12 @@ def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
     try:
         if problem.kind == "arithmetic":
             return _solve_arithmetic(problem)
+        if problem.kind == "inequality":
+            return _solve_inequality(problem)
+        if problem.kind == "expression":
+            return _solve_expression(problem)
+        if problem.kind == "membership":
+            return _solve_membership(problem)
         return _solve_equations(problem)
     except (ParseError, TypeError, ValueError, ZeroDivisionError):
         return None
@@ -73,12 +90,89 @@ def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
     answer = format_value(value, problem.uses_decimals)
     shown = to_latex(value, dec) if len(answer) < 60 else answer
     steps.append(Step("Evaluate", f"{to_latex(expr, dec)} = {shown}"))
+    if problem.rounding is not None:
+        return _rounded(problem.rounding, value, steps, "arithmetic")
+    if problem.unit is not None:
+        answer = f"{format_value(value, True)} {problem.unit}"
+        steps.append(Step(f"Convert to {problem.unit}", answer))
+        return SymbolicSolution("arithmetic", steps, answer, [{"value": answer}])
+    if problem.form is not None:
+        formed = in_form(value, problem.form)
+        if formed is None:
+            return None  # 1/3 as a decimal: 0.333… has no exact decimal
+        answer = formed
+        steps.append(Step(f"Write it as {_FORM_NAMES[problem.form]}", answer))
     if value.is_Rational and not value.is_Integer and abs(value) > 1 and not problem.uses_decimals:
         whole = int(value.p / value.q)
         rest = abs(value - whole)
         if len(str(rest.q)) < 40:
             steps.append(Step("As a mixed number", rf"{whole}\tfrac{{{rest.p}}}{{{rest.q}}}"))
     return SymbolicSolution("arithmetic", steps, answer, [{"value": answer}])
+
+
+_FORM_NAMES = {
+    "percent_number": "a percent",
+    "percent": "a percent",
+    "decimal": "a decimal",
+    "fraction": "a fraction in lowest terms",
+}
+
+
+def in_form(value: sp.Expr, form: str) -> str | None:
+    """The exact value written in the asked form, or None when that form cannot hold it."""
+    if not value.is_Rational:
+        return None
+    if form == "fraction":
+        return format_value(value)
+    shown = value * 100 if form == "percent" else value
+    if not terminating_decimal(shown):
+        return None
+    text = decimal_string(shown) if not shown.is_Integer else str(int(shown))
+    return f"{text}%" if form in ("percent", "percent_number") else text
+
+
+def _solve_membership(problem: MathProblem) -> SymbolicSolution | None:
+    assert problem.expression is not None
+    (x,) = problem.variables
+    holds = satisfies(problem, {x: evaluate(problem.expression)})
+    if holds is None:
+        return None
+    (equation,) = problem.equations if len(problem.equations) == 1 else (None,)
+    if equation is None:
+        return None
+    steps = [
+        Step("Substitute", f"{x} = {sp.latex(problem.expression)}"),
+        Step("Both sides are equal" if holds else "The two sides differ", to_latex(equation)),
+    ]
+    answer = "yes" if holds else "no"
+    return SymbolicSolution("membership", steps, answer, [{"value": answer}])
+
+
+def _solve_expression(problem: MathProblem) -> SymbolicSolution | None:
+    assert problem.expression is not None and problem.form is not None
+    answer = expected_form(problem.expression, problem.form)
+    if answer is None:
+        return None
+    steps = [
+        Step("Write the expression", to_latex(problem.expression)),
+        Step(problem.form.capitalize(), sp.latex(answer)),
+    ]
+    text = show_expression(answer)
+    return SymbolicSolution("expression", steps, text, [{"value": text}])
+
+
+def _solve_inequality(problem: MathProblem) -> SymbolicSolution | None:
+    (x,) = problem.variables
+    found = solution_set(problem.conditions, x)
+    if found is None:
+        return None
+    answer = format_set(found, x)
+    steps = [
+        Step("Write the inequality", "; ".join(c.text.strip() for c in problem.conditions)),
+        Step("Solve for the set of real values", sp.latex(found)),
+        Step("Answer", answer),
+    ]
+    return SymbolicSolution("inequality", steps, answer, [{"value": answer}])
 
 
 def _fraction_terms(expr: sp.Expr) -> list[sp.Rational] | None:
@@ -116,7 +210,12 @@ def _solve_equations(problem: MathProblem) -> SymbolicSolution | None:
         steps.append(Step(f"There is {answer}"))
         return SymbolicSolution("equations", steps, answer, [])
     ordered = sorted(solutions.assignments, key=lambda s: [sp.N(s[v]) for v in variables])
-    formatted = [{v.name: format_value(s[v], dec) for v in variables} for s in ordered]
+    places = problem.rounding
+
+    def shown(value: sp.Expr) -> str:
+        return format_value(value, dec) if places is None else rounded_text(value, places)
+
+    formatted = [{v.name: shown(s[v]) for v in variables} for s in ordered]
     steps.append(Step("Answer", _answer_latex(ordered, variables)))
     return SymbolicSolution("equations", steps, _answer_text(formatted, variables), formatted)
 
@@ -141,8 +240,16 @@ def _answer_target(
     }[target.kind]
     shown = f"{sp.latex(target.expression)} = " if target.expression is not None else ""
     steps.append(Step(asked, f"{shown}{sp.latex(value)}"))
+    if problem.rounding is not None:
+        return _rounded(problem.rounding, value, steps, "equations")
     answer = format_value(value, problem.uses_decimals)
     return SymbolicSolution("equations", steps, answer, [{"value": answer}])
+
+
+def _rounded(places: int, value: sp.Expr, steps: list[Step], kind: str) -> SymbolicSolution:
+    answer = rounded_text(value, places)
+    steps.append(Step(f"Round to {places} decimal place{'s' if places != 1 else ''}", answer))
+    return SymbolicSolution(kind, steps, answer, [{"value": answer}])
 
 
 def _method_steps(problem: MathProblem) -> list[Step]:

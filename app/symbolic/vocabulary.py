@@ -38,6 +38,10 @@ INSTRUCTION_WORDS = _words(
 
 # Chinese task phrases, longest first: a CJK character outside them means abstain.
 _CHINESE_TASK_PHRASES = [
+    "解不等式组",
+    "解不等式",
+    "不等式",
+    "解集",
     "解方程组",
     "解方程",
     "方程组",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.resources import Resources
-from app.retrieval.bank import ProblemBankRetriever, same_text, similarity
+from app.retrieval.bank import ProblemBankRetriever, add_bank, same_text, similarity
 from app.retrieval.gsm8k import parse_gsm8k
 
 NATALIA = (
@@ -62,17 +62,38 @@ async def test_search_finds_the_known_problem(services: Resources) -> None:
     assert await retriever.similar("!!! ???", 3) == []
 
 
-async def test_known_problem_is_verified_by_ground_truth(client, with_clients) -> None:
+async def test_known_problem_is_answered_from_the_bank(client, with_clients) -> None:
+    """The bank's own worked solution answers it (issue 27), verified by the word-for-word
+    match; the models are never asked."""
     from tests.fixtures.providers import solver
 
-    with_clients(solver("model_a", "70"), solver("model_b", "72 clips"), symbolic=False)
+    model_a, model_b = solver("model_a", "70"), solver("model_b", "72 clips")
+    with_clients(model_a, model_b, symbolic=False)
     body = (await client.post("/v1/scans", json={"text": NATALIA})).json()
     assert body["verification_status"] == "verified"
-    assert body["provider"] == "model_b" and body["attempts"] == 2
+    assert body["provider"] == "problem_bank" and body["attempts"] == 1
+    assert body["final_answer"] == "72"
+    assert model_a.calls == [] and model_b.calls == []
     detail = (await client.get(f"/v1/solutions/{body['solution_id']}")).json()
     assert [(v["method"], v["verdict"]) for v in detail["verifications"]] == [
         ("programmatic", "abstain"),
-        ("ground_truth", "reject"),
-        ("programmatic", "abstain"),
         ("ground_truth", "approve"),
     ]
+
+
+async def test_an_operators_own_bank_is_added_beside_gsm8k(
+    services: Resources, tmp_path: Path
+) -> None:
+    """Textbook exercises with worked answers (issue 27): added once, found word for word."""
+    exercise = "Textbook exercise 4.7: a kite string of 130 dm is cut into 13 equal pieces."
+    rows = [
+        {"question": exercise, "answer": "130 / 13 = 10 dm each.\n#### 10"},
+        {"question": exercise.upper(), "answer": "#### 11"},  # the same wording again
+        {"question": NATALIA, "answer": "#### 72"},  # already in the bank
+    ]
+    path = tmp_path / "textbook.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert await add_bank(services.sessionmaker, path, source="textbook") == 1
+    assert await add_bank(services.sessionmaker, path, source="textbook") == 0
+    found = await ProblemBankRetriever(services.sessionmaker).similar(exercise, 3)
+    assert found[0].same_problem and found[0].final_answer == "10"

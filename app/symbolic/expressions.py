@@ -1,0 +1,107 @@
+"""Simplify, expand, factor: expressions with letters, judged by equivalence and by the form asked.
+
+Only polynomials and quotients of polynomials with rational coefficients are read (no roots,
+logs or trigonometry of a letter: their identities hold only on parts of the domain). The answer
+to "expand" is the expanded polynomial, to "factor" the product of irreducible factors over the
+rationals, to "simplify" the polynomial expanded (or the quotient cancelled). A checked answer
+must equal it for every value of the letters, and be written in the form asked: the right
+value in another form ("(x + 2)(x + 3)" asked to expand) is not judged.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from app.symbolic.evaluation import evaluate
+
+MAX_DEGREE = 12  # (x + 1)^1000 expanded is no homework answer, and slow
+
+TASKS = {
+    "simplify": "simplify",
+    "expand": "expand",
+    "factor": "factor",
+    "factorise": "factor",
+    "factorize": "factor",
+    "化简": "simplify",
+    "展开": "expand",
+    "因式分解": "factor",
+    "分解因式": "factor",
+}
+ASK_TASK = re.compile(
+    r"^\s*(?:please\s+)?(simplify|expand|factori[sz]e|factor|化简|展开|因式分解|分解因式)\s*[:：]?",
+    re.IGNORECASE,
+)
+
+
+def is_rational_expression(expr: sp.Expr) -> bool:
+    """A polynomial or a quotient of polynomials in its letters (with rational numbers)."""
+    value = evaluate(expr)
+    numerator, denominator = sp.fraction(sp.together(value))
+    symbols = sorted(value.free_symbols, key=lambda s: s.name)
+    if not symbols:
+        return False
+    try:
+        polys = [sp.Poly(part, *symbols) for part in (numerator, denominator)]
+    except sp.PolynomialError:
+        return False
+    return all(p.domain in (sp.ZZ, sp.QQ) and p.total_degree() <= MAX_DEGREE for p in polys)
+
+
+def expected_form(expr: sp.Expr, task: str) -> sp.Expr | None:
+    """The answer in the asked form, or None when that form says nothing (x + 1 factored)."""
+    value = sp.cancel(evaluate(expr))
+    if task == "expand":
+        return sp.expand(value)
+    if task == "factor":
+        factored = sp.factor(value)
+        return factored if isinstance(factored, (sp.Mul, sp.Pow)) else None
+    return value if value.is_polynomial() else sp.cancel(value)
+
+
+def equivalent(a: sp.Expr, b: sp.Expr) -> bool:
+    return bool(sp.expand(sp.cancel(evaluate(a) - evaluate(b))) == 0)
+
+
+def _written_terms(expr: sp.Expr) -> list[sp.Expr]:
+    """The terms of a sum as written (the parser nests them unevaluated: 3x + x stays two)."""
+    if isinstance(expr, sp.Add):
+        return [term for arg in expr.args for term in _written_terms(arg)]
+    return [expr]
+
+
+def _like_terms(candidate: sp.Expr) -> bool:
+    """'3x + x', 'x^2 + 2x + 3x + 6': terms with the same letters left uncombined."""
+    seen: set[sp.Expr] = set()
+    for term in _written_terms(candidate):
+        monomial = evaluate(term).as_coeff_Mul()[1]
+        if monomial in seen:
+            return True
+        seen.add(monomial)
+    return False
+
+
+def in_form(candidate: sp.Expr, task: str) -> bool:
+    """Is the candidate (as written, evaluated without expanding) in the asked form?"""
+    value = evaluate(candidate)
+    if task in ("expand", "simplify") and _like_terms(candidate):
+        return False
+    if task == "expand":
+        return bool(sp.expand(value) == value)
+    if task == "factor":
+        factors = sp.Mul.make_args(value)
+        for factor in factors:
+            base = factor.base if isinstance(factor, sp.Pow) and factor.exp.is_Integer else factor
+            if not base.free_symbols:
+                continue
+            _, parts = sp.factor_list(base)
+            if len(parts) != 1 or parts[0][1] != 1:
+                return False  # x^2 - 9 inside is not factored
+        return len([f for f in factors if f.free_symbols]) > 1 or isinstance(value, sp.Pow)
+    simplest = sp.cancel(value)
+    return bool(value == simplest or sp.expand(value) == value)
+
+
+def show(expr: sp.Expr) -> str:
+    return str(sp.sstr(expr)).replace("**", "^")

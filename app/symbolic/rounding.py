@@ -1,0 +1,116 @@
+"""Rounding: the instruction a problem gives ("to the nearest tenth", "保留两位小数",
+"精确到百分位") and the mark a student puts on an approximate answer (≈, "about", "约").
+
+A decimal that only approximates the exact value is a right answer when the problem asked for
+that rounding, or when the student says it is approximate; otherwise nobody can tell a rounded
+answer from a wrong one (6.33 for 19/3), and the checker abstains.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from app.symbolic.normalize import ParseError
+
+_PLACE_WORDS = {
+    "whole number": 0,
+    "integer": 0,
+    "unit": 0,
+    "one": 0,
+    "ones": 0,
+    "tenth": 1,
+    "hundredth": 2,
+    "thousandth": 3,
+}
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_CHINESE_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_CHINESE_PLACES = {"个位": 0, "十分位": 1, "百分位": 2, "千分位": 3}
+_DECIMAL_UNITS = {"1": 0, "0.1": 1, "0.01": 2, "0.001": 3}
+
+_ENGLISH = re.compile(
+    r"[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|write|express)\s+(?:(?:your|the)\s+)?"
+    r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+the\s+nearest\s+"
+    r"(whole\s+number|integer|unit|ones?|tenth|hundredth|thousandth)\b\s*\)?"
+    r"|[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|write|express)\s+(?:(?:your|the)\s+)?"
+    r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+(one|two|three|four|[1-4])\s+"
+    r"(?:decimal\s+places?|d\.?\s?p\.?)(?![A-Za-z])\s*\)?",
+    re.IGNORECASE,
+)
+_CHINESE = re.compile(
+    r"[,，(（]?\s*(?:结果|得数|答案)?\s*(?:保留\s*(整数|([一两二三四1-4])\s*位\s*小数)"
+    r"|精确到\s*(个位|十分位|百分位|千分位|0\.0*1|1(?![\d.])))\s*[)）]?"
+)
+_APPROXIMATE = re.compile(
+    r"^\s*(?:≈|≒|~|∼|约等于|约为|约|大约|approximately|approx\.?|about|around|roughly)\s*"
+    r"|^\s*([a-zA-Z])\s*(?:≈|≒|∼)\s*",
+    re.IGNORECASE,
+)
+
+
+_ROUND_WORD = re.compile(r"\bround\b|(?:用)?四舍五入(?:法)?", re.IGNORECASE)
+_APPROX_SIGN = re.compile(r"\s*(?:≈|≒|∼)\s*")
+
+
+def find_rounding(text: str) -> tuple[int | None, str]:
+    """The number of decimal places the problem asks for (None: no rounding asked), and the
+    text with the instruction blanked out. Two different instructions: ParseError."""
+    found: set[int] = set()
+
+    def english(match: re.Match[str]) -> str:
+        if match.group(1):
+            found.add(_PLACE_WORDS[re.sub(r"\s+", " ", match.group(1).lower())])
+        else:
+            found.add(_COUNT_WORDS[match.group(2).lower()])
+        return " " * len(match.group(0))
+
+    def chinese(match: re.Match[str]) -> str:
+        kept, count, place = match.group(1), match.group(2), match.group(3)
+        if kept == "整数":
+            found.add(0)
+        elif count:
+            found.add(_CHINESE_COUNT[count])
+        elif place in _CHINESE_PLACES:
+            found.add(_CHINESE_PLACES[place])
+        else:
+            found.add(_DECIMAL_UNITS[place])
+        return " " * len(match.group(0))
+
+    text = _ENGLISH.sub(english, text)
+    text = _CHINESE.sub(chinese, text)
+    if len(found) > 1:
+        raise ParseError("two rounding instructions")
+    if found:  # "Round 3.14159 to the nearest hundredth", "用四舍五入法": the same instruction
+        text = _ROUND_WORD.sub(lambda m: " " * len(m.group(0)), text)
+    return (found.pop() if found else None), text
+
+
+def round_half_up(value: sp.Expr, places: int) -> sp.Rational:
+    """The exact value rounded half away from zero (四舍五入), as an exact rational."""
+    scale = sp.Integer(10) ** places
+    magnitude = sp.floor(abs(value) * scale + sp.Rational(1, 2))
+    if not magnitude.is_Integer:
+        raise ParseError("cannot round this value exactly")
+    sign = -1 if value.is_negative else 1
+    return sp.Rational(sign * int(magnitude), int(scale))
+
+
+def rounded_text(value: sp.Expr, places: int) -> str:
+    """'6.33', '6.30', '7': the value rounded as asked, written with that many places."""
+    rounded = round_half_up(value, places)
+    if places == 0:
+        return str(int(rounded))
+    sign = "-" if rounded < 0 else ""
+    digits = str(abs(int(rounded * 10**places))).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def strip_approximate(candidate: str) -> tuple[bool, str]:
+    """'≈ 6.33', 'about 6.33', '约6.33', 'x ≈ 6.33' → (True, '6.33' / 'x = 6.33')."""
+    match = _APPROXIMATE.match(candidate)
+    marked = match is not None or bool(_APPROX_SIGN.search(candidate))
+    if match is not None:
+        rest = candidate[match.end() :]
+        candidate = f"{match.group(1)} = {rest}" if match.group(1) else rest
+    return marked, _APPROX_SIGN.sub(" = ", candidate)
