@@ -284,6 +284,26 @@ def solve(
     _print(asyncio.run(run()))
 
 
+@bench_app.command("ocr")
+def ocr(
+    limit: Annotated[int | None, typer.Option(help="Only N of the photos (seeded sample).")] = None,
+    seed: Annotated[int, typer.Option(help="Draws each photo's size, tilt, blur, JPEG.")] = 0,
+    out_dir: Annotated[Path, typer.Option()] = Path("bench-out/ocr"),
+) -> None:
+    """Photos of typeset math (mathtext in three fonts) through the service's graph: read
+    exactly, verified, verified wrong and coverage per structure (app/bench/ocr.py)."""
+    from app.bench.ocr import run_ocr_bench
+    from app.resources import open_resources
+
+    settings = get_settings()
+
+    async def run() -> dict:
+        async with open_resources(settings) as services:
+            return await run_ocr_bench(services, out_dir, seed=seed, limit=limit)
+
+    _print(asyncio.run(run()))
+
+
 @bench_app.command("make-reasoning-gym")
 def make_reasoning_gym(
     out: Annotated[Path, typer.Option(help="JSONL to write.")] = Path(
@@ -302,6 +322,44 @@ def make_reasoning_gym(
 
     names = tuple(d.strip() for d in datasets.split(",") if d.strip())
     typer.echo(f"wrote {write(out, n, seed, names)} problems to {out}")
+
+
+@bench_app.command("steps")
+def steps(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="ProcessBench-format JSON list.")
+    ],
+    backend: Annotated[
+        str, typer.Option(help="'stub' (symbolic only) or a configured provider for the critique.")
+    ] = "stub",
+    limit: Annotated[int | None, typer.Option(help="Only the first N samples.")] = None,
+    out_dir: Annotated[Path, typer.Option(help="results.jsonl and summary.json.")] = Path(
+        "bench-out/steps"
+    ),
+) -> None:
+    """Find the first wrong step (issue 30): ProcessBench F1, symbolic flag precision/recall,
+    coverage per method, per subset."""
+    from app.bench.steps import load_samples, run_steps_bench
+    from app.resources import open_providers
+
+    try:
+        samples = load_samples(data, limit)
+    except (ValueError, json.JSONDecodeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    settings = get_settings()
+
+    async def run() -> dict[str, object]:
+        async with AsyncExitStack() as stack:
+            sandbox, _, registry = await open_providers(settings, stack)
+            if backend != "stub" and backend not in registry.order:
+                raise typer.BadParameter(
+                    f"{backend} is not configured; stub or one of {', '.join(registry.order)}"
+                )
+            model = None if backend == "stub" else registry.get(backend, "verify")
+            return await run_steps_bench(sandbox, model, samples, out_dir)
+
+    _print(asyncio.run(run()))
 
 
 from app.bench import cli_recorded  # noqa: E402,F401  (registers its commands)

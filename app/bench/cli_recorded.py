@@ -61,9 +61,21 @@ def service_command(
     quick_verifier: Annotated[
         str | None, typer.Option(help="A recorded verifier id that answers QUICK_VERIFY.")
     ] = None,
+    fit_run: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True, dir_okay=False, help="Fit on this recorded run, measure on all of --run."
+        ),
+    ] = None,
+    evidence: Annotated[
+        str | None, typer.Option(help='Evidence spec, e.g. "samples:3+panel:6" (default: panel).')
+    ] = None,
+    fit_passes: Annotated[int, typer.Option(help="Passes over the fit problems.")] = 1,
+    max_attempts: Annotated[int | None, typer.Option(help="Default: settings.")] = None,
 ) -> None:
     """A recorded run through the real graph: fit calibration and the verified threshold on
-    a seeded part, then badges, precision and coverage on the rest."""
+    a seeded part (or on --fit-run), then badges, precision and coverage on the rest (or on
+    all of --run). A string-identical answer is always right; both graders are reported."""
     from app.bench.mav_equivalence import mav_equivalent
     from app.bench.recorded import RecordedRunError, load_recorded
     from app.bench.service import ServiceBenchConfig, run_service_bench
@@ -78,10 +90,13 @@ def service_command(
         target_precision=target_precision or verify.target_precision,
         delta=verify.precision_delta,
         quick_verifier=quick_verifier,
-        max_attempts=verify.max_attempts,
+        max_attempts=max_attempts or verify.max_attempts,
+        evidence=evidence,
+        fit_passes=max(1, fit_passes),
     )
     try:
         problems = load_recorded(run)
+        fit_problems = load_recorded(fit_run) if fit_run is not None else None
     except RecordedRunError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -89,9 +104,39 @@ def service_command(
     async def go() -> dict[str, Any]:
         sandbox = SymbolicSandbox(verify.symbolic_workers, 5.0)
         try:
-            grade = mav_equivalent if grader == "mav" else sandbox.math_equivalent
-            return await run_service_bench(problems, out_dir, sandbox, verify, grade, config)
+            graders = {"mav": mav_equivalent, "math-verify": sandbox.math_equivalent}
+            grade = graders.pop(grader)
+            (other,) = graders.values()  # reported beside the chosen one
+            return await run_service_bench(
+                problems,
+                out_dir,
+                sandbox,
+                verify,
+                grade,
+                config,
+                fit_problems=fit_problems,
+                other_grade=other,
+            )
         finally:
             sandbox.close()
 
     typer.echo(json.dumps(asyncio.run(go()), indent=2))
+
+
+@bench_app.command("consensus")
+def consensus_command(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="Multi-model answers (JSONL).")
+    ],
+    fit_fraction: Annotated[float, typer.Option(help="Problems that teach fitness.")] = 0.5,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """The product's consensus with fitness learned on one part of recorded multi-model
+    answers (validated against the gold answer), measured on the rest beside plain majority,
+    the best single model and the oracle."""
+    from app.bench.replay_consensus import load_multi, run_consensus_bench
+
+    summary = asyncio.run(
+        run_consensus_bench(load_multi(data), fit_fraction=fit_fraction, seed=seed)
+    )
+    typer.echo(json.dumps(summary, indent=2))

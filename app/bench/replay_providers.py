@@ -5,7 +5,8 @@ validator, panel, consensus and calibration run offline on real model behaviour.
   problem, whichever solver slot asks; `samples(problem, n)` returns the next n).
 - `ReplayVerifier`: bound to one recorded verifier id. Asked a MAV aspect question it answers
   "FINAL VERIFICATION ANSWER: True/False" from the candidate's `verdicts`, or nothing (an
-  abstention) when the id is absent or null. Asked QUICK_VERIFY's JSON question it answers
+  abstention) when the id is absent or null; the candidate is the one the prompt carries.
+  Asked QUICK_VERIFY's JSON question it answers
   only if it is the configured quick verifier (`quick=True`), else abstains.
 Every call is counted per problem (`ReplayBook.calls`).
 """
@@ -36,6 +37,7 @@ class ReplayBook:
     by_text: dict[str, RecordedProblem] = field(default_factory=dict)
     served: dict[str, list[int]] = field(default_factory=dict)  # problem id → candidates given
     calls: Counter[str] = field(default_factory=Counter)
+    offset: int = 0  # the first candidate each problem serves (see replay_from)
 
     def __post_init__(self) -> None:
         for p in self.problems:
@@ -56,12 +58,28 @@ class ReplayBook:
                 return self.by_text[found.strip()]
         raise CannotAnswer("replay", "this problem is not in the recorded run")
 
+    def replay_from(self, offset: int) -> None:
+        """Serve every problem again from candidate `offset` on (another pass over the same
+        run: more labelled outcomes to fit on, each from candidates not served before)."""
+        self.served.clear()
+        self.offset = offset
+
     def next_candidates(self, problem: RecordedProblem, n: int = 1) -> list[Candidate]:
         given = self.served.setdefault(problem.id, [])
-        start = len(given)
+        start = self.offset + len(given)
         picked = list(range(start, min(start + n, len(problem.candidates))))
         given.extend(picked)
         return [problem.candidates[i] for i in picked]
+
+    def judged(self, problem: RecordedProblem, messages: Sequence[Message]) -> Candidate | None:
+        """The served candidate a verifier's prompt carries (samples may have been served
+        after it: the service judges the best-supported one, not the last one drawn)."""
+        text = "\n".join(m.content for m in messages)
+        for index in reversed(self.served.get(problem.id, [])):
+            candidate = problem.candidates[index]
+            if candidate.solution and candidate.solution in text:
+                return candidate
+        return self.current(problem)
 
     def current(self, problem: RecordedProblem) -> Candidate | None:
         given = self.served.get(problem.id)
@@ -101,7 +119,7 @@ class ReplayVerifier:
     def _recorded(self, messages: Sequence[Message]) -> tuple[Candidate | None, bool | None]:
         problem = self.book.find(messages)
         self.book.calls[problem.id] += 1
-        candidate = self.book.current(problem)
+        candidate = self.book.judged(problem, messages)
         return candidate, None if candidate is None else candidate.verdicts.get(self.verifier_id)
 
     async def generate(

@@ -5,11 +5,12 @@ the settings and the calibrator of the run's context, so they can never disagree
 counts as verified.
 
 `verified` means right (design-notes §5, and the precision promise of
-app/verification/precision.py): a programmatic proof or a ground-truth match at its
-validator threshold verifies; any other evidence verifies only when its calibrated
-probability clears the threshold fitted on labelled outcomes for the target precision. Until
-a fitted calibrator exists, the raw signal must reach `verified_threshold` (flagged
-uncalibrated).
+app/verification/precision.py). The one judge is app/verification/combiner.py: a
+programmatic proof or a ground-truth match at its validator threshold verifies; any other
+evidence verifies only when its calibrated probability clears the threshold fitted on
+labelled outcomes for the target precision; `caution` needs evidence against (a proof
+against, a credible rejection, or P < 0.5), never a mere lack of evidence. Until a fitted
+calibrator exists, the raw signal must reach `verified_threshold` (flagged uncalibrated).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.state import AttemptRecord, SolveState, VerificationStatus
 from app.settings import VerifySettings
 from app.verification.calibration import Calibrator
+from app.verification.combiner import Judgement, Proof, judge
 
 NO_PROVIDER = (
     "no model provider configured: the symbolic solver reads equations and arithmetic only"
@@ -35,38 +37,39 @@ def _proof_threshold(method: str, verify: VerifySettings) -> float:
     )
 
 
-def verified_by(
-    passed: bool | None,
-    method: str | None,
-    signal: float,
-    confidence: float,
-    calibrated: bool,
-    verify: VerifySettings,
-    calibrator: Calibrator | None,
-) -> bool:
-    """THE predicate: a proof, or calibrated evidence above the promised threshold."""
-    if not passed:
-        return False
-    if method in PROOF_METHODS:
+def judgement(
+    attempt: SolveState | AttemptRecord, verify: VerifySettings, calibrator: Calibrator | None
+) -> Judgement:
+    """THE judge of one attempt (app/verification/combiner.py): a proof, or the calibrated
+    P(correct) against the promised threshold; caution only on evidence against."""
+    passed, method = attempt.verify_passed, attempt.verify_method
+    proof: Proof | None = None
+    if method in PROOF_METHODS and passed is not None:
         assert method is not None
-        return signal >= _proof_threshold(method, verify)
-    if calibrated and calibrator is not None and calibrator.target_precision is not None:
-        # A fitted promise: None means no threshold kept the target on the evidence so far.
-        return calibrator.threshold is not None and confidence >= calibrator.threshold
-    return confidence >= verify.verified_threshold
+        if not passed:
+            proof = "against"
+        elif attempt.verify_signal >= _proof_threshold(method, verify):
+            proof = "for"
+        else:  # a proof below its validator's threshold verifies nothing, nor counts against
+            return Judgement("unverified", attempt.verify_confidence, "the check was inconclusive")
+    # Before calibration, a decisive rejection (the quick verifier recomputed another answer,
+    # a credible panel) is the evidence against; once calibrated, P(correct) weighs it.
+    rejection = None
+    if passed is False and not attempt.verify_calibrated:
+        rejection = attempt.verify_error or "the answer failed verification"
+    return judge(
+        proof=proof,
+        probability=None if passed is None else attempt.verify_confidence,
+        calibrated=attempt.verify_calibrated,
+        calibrator=calibrator,
+        raw_verified=verify.verified_threshold,
+        credible_rejection=rejection,
+    )
 
 
 def is_verified(state: SolveState, ctx: PipelineContext) -> bool:
     """Is the current answer verified? (reads settings and calibrator at run time)"""
-    return verified_by(
-        state.verify_passed,
-        state.verify_method,
-        state.verify_signal,
-        state.verify_confidence,
-        state.verify_calibrated,
-        ctx.verify,
-        ctx.calibrator,
-    )
+    return judgement(state, ctx.verify, ctx.calibrator).badge == "verified"
 
 
 def standing(state: SolveState | AttemptRecord, ctx: PipelineContext) -> Standing:
@@ -74,15 +77,7 @@ def standing(state: SolveState | AttemptRecord, ctx: PipelineContext) -> Standin
     when attempts remain); unverified (nothing could verify); rejected (failed, or passed
     below the uncertain band)."""
     passed, confidence = state.verify_passed, state.verify_confidence
-    if verified_by(
-        passed,
-        state.verify_method,
-        state.verify_signal,
-        confidence,
-        state.verify_calibrated,
-        ctx.verify,
-        ctx.calibrator,
-    ):
+    if judgement(state, ctx.verify, ctx.calibrator).badge == "verified":
         return "verified"
     if passed is None:
         return "unverified"
@@ -107,13 +102,10 @@ def badge(state: SolveState, ctx: PipelineContext) -> tuple[VerificationStatus, 
         return "unverified", "no provider could solve this problem: " + "; ".join(
             state.solve_errors
         )
-    if is_verified(state, ctx):
-        return "verified", None
-    if state.verify_passed is None:
+    judged = judgement(state, ctx.verify, ctx.calibrator)
+    if judged.badge == "unverified" and state.verify_passed is None:
         reason = state.verify_error or "verification was skipped"
         if not ctx.registry.has_model_provider:
             reason = f"{reason} ({NO_PROVIDER})"
         return "unverified", reason
-    if state.verify_passed:
-        return "caution", f"low verification confidence ({state.verify_confidence:.2f})"
-    return "caution", state.verify_error or "the answer failed verification"
+    return judged.badge, judged.reason

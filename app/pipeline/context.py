@@ -24,6 +24,8 @@ class Retriever(Protocol):
 class OcrText:
     text: str
     confidence: float
+    latex: str | None = None  # the structured reading, for showing the student
+    unread: str | None = None  # why the reading does not explain the whole picture
 
 
 class OcrReader(Protocol):

@@ -2,9 +2,11 @@
 
 `SOLVEVERIFY_VERIFY_EVIDENCE` maps "subject:difficulty", "subject" or "*" to "quick" (one
 solve + quick verify, the default) or "panel:K" (also K MAV aspect verifiers, concurrently,
-on providers other than the solver: design-notes, MAV) or "samples:N" (N more solves by the
-answering provider; the share agreeing with the answer is evidence: self-consistency,
-app/pipeline/self_consistency.py). The most specific key wins.
+on admitted providers other than the solver, spread across them: design-notes, MAV) or
+"samples:N" (N more solves by the answering provider; the best-supported answer is returned
+and the share agreeing with it is evidence: self-consistency,
+app/pipeline/self_consistency.py), or both joined by "+" ("samples:3+panel:6": samples first,
+then the panel judges the answer they chose). The most specific key wins.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from functools import partial
 from app.pipeline.context import PipelineContext
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
-from app.verification.aspects import DEFAULT_MATH_SET, build_panel
+from app.verification.admission import admitted_verifiers, spread_panel
+from app.verification.aspects import DEFAULT_MATH_SET
 from app.verification.panel import PanelResult, run_panel
 
 
@@ -28,22 +31,31 @@ class EvidencePlan:
 def evidence_plan(verify: VerifySettings, subject: str, difficulty: str) -> EvidencePlan:
     table = verify.evidence
     spec = table.get(f"{subject}:{difficulty}") or table.get(subject) or table.get("*") or "quick"
-    kind, _, size = spec.partition(":")
-    if kind == "panel":
-        return EvidencePlan(panel_size=int(size or len(DEFAULT_MATH_SET)))
-    if kind == "samples":
-        return EvidencePlan(samples=int(size or 5))
-    return EvidencePlan()
+    panel_size = samples = 0
+    for part in spec.split("+"):
+        kind, _, size = part.strip().partition(":")
+        if kind == "panel":
+            panel_size = int(size or len(DEFAULT_MATH_SET))
+        elif kind == "samples":
+            samples = int(size or 5)
+    return EvidencePlan(panel_size=panel_size, samples=samples)
 
 
 async def panel_evidence(ctx: PipelineContext, state: SolveState, size: int) -> PanelResult:
-    """K aspect verifiers on every verify-capable provider but the solver, run concurrently."""
+    """K aspect verifiers on the admitted verify-capable providers but the solver, spread
+    across them, run concurrently. Abstentions are no evidence (app/verification/panel.py)."""
     assert state.solution is not None
-    names = [n for n in ctx.registry.route("*", "verify") if n != state.provider]
+    names = admitted_verifiers(
+        ctx.registry,
+        exclude=state.provider,
+        measured_auroc=ctx.verify.verifier_auroc,
+        min_auroc=ctx.verify.min_verifier_auroc,
+    )
     sets = ctx.verify.aspect_sets
     keys = sets.get(state.subject) or sets.get("*") or DEFAULT_MATH_SET
-    clients = [ctx.registry.get(n, "verify") for n in names]
-    verifiers = build_panel(clients, keys, subject=state.subject, language=state.language)[:size]
+    verifiers = spread_panel(
+        ctx.registry, names, keys, size, subject=state.subject, language=state.language
+    )
     text = "\n".join(
         [
             *(s.description for s in state.solution.steps),

@@ -36,7 +36,9 @@ async def should_retry_after_verify(
 
 
 async def route_after_ocr(state: SolveState) -> Literal["analyze", "__end__"]:
-    return "analyze" if state.problem_text.strip() and not state.error else "__end__"
+    """A photo read only in part is not solved: it would be a different problem."""
+    readable = state.problem_text.strip() and not state.error and not state.ocr_unread
+    return "analyze" if readable else "__end__"
 
 
 async def route_after_solve(state: SolveState) -> Literal["quick_verify", "enrich"]:

@@ -1,5 +1,7 @@
-"""Self-consistency as request-path evidence: N more solves, answers clustered by
-equivalence (the sandbox), the share agreeing with the returned answer as evidence
+"""Self-consistency as request-path evidence and selection: N more solves, answers clustered
+by equivalence (the sandbox). The answer returned is the best-supported candidate — the
+largest cluster, the answer already in hand on a tie (weighted self-consistency; the panel
+then judges the chosen one) — and the share of all candidates agreeing with it is evidence
 (design-notes, the verifier benchmark harness: self-consistency pattern)."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.nodes.solve import parse_solution
 from app.pipeline.prompts import solve as prompts
 from app.pipeline.state import SolveState
+from app.symbolic.sandbox import SandboxUnavailable
 from app.verification.verdict import Verdict
 
 # Samples must differ to be evidence: deterministic decoding would repeat one answer N times.
@@ -27,11 +30,16 @@ class SampleAgreement:
     samples: int  # requested (each one model call)
     answers: list[str]  # the usable answers that came back
     clusters: list[list[str]]  # answers grouped by equivalence, largest first
-    agreeing: int  # answers equivalent to the returned one
+    agreeing: int  # other candidates (of `samples`) equivalent to the answer returned
+    # The best-supported sample's solution when its cluster outvotes the answer in hand
+    # (counting that answer as one vote), else None: keep the answer in hand.
+    better: SolveOutput | None = None
 
     @property
     def agreement(self) -> float:
-        """Share of the requested samples that agree: a failed sample never agrees."""
+        """Share of the other candidates agreeing with the answer returned (`samples` of them:
+        the samples, or the answer in hand and the other samples after a switch); a failed
+        sample never agrees."""
         return self.agreeing / self.samples if self.samples else 0.0
 
     def verdict(self, provider: str, threshold: float) -> Verdict:
@@ -48,44 +56,73 @@ class SampleAgreement:
         )
 
 
-async def _sample(ctx: PipelineContext, state: SolveState, seed: int) -> str | None:
+async def _sample(ctx: PipelineContext, state: SolveState, seed: int) -> SolveOutput | None:
     assert state.provider is not None
     messages = prompts.build(
         state.problem_text, state.language, [(e.question, e.solution) for e in state.examples]
     )
     try:
-        reply = await ctx.registry.get(state.provider).generate(
+        reply = await ctx.registry.get(_solver(ctx, state)).generate(
             messages,
             json_schema=schema_of(SolveOutput),
             temperature=SAMPLE_TEMPERATURE,
             seed=seed,
         )
-        return parse_solution(reply.data or extract_json(reply.text), reply.text).final_answer
+        return parse_solution(reply.data or extract_json(reply.text), reply.text)
     except (ProviderError, ValidationError):
         return None
 
 
+def _solver(ctx: PipelineContext, state: SolveState) -> str:
+    """The registry name of the provider that answered (a reply may name its upstream)."""
+    assert state.provider is not None
+    if state.provider in ctx.registry or not state.provider_history:
+        return state.provider
+    return state.provider_history[-1]
+
+
 async def _same(ctx: PipelineContext, a: str, b: str, problem: str) -> bool:
-    return a.strip() == b.strip() or bool(await ctx.sandbox.equivalent(a, b, problem))
+    """Equivalent by the checker; a checker that could not run says "not shown the same"."""
+    if a.strip() == b.strip():
+        return True
+    try:
+        return bool(await ctx.sandbox.equivalent(a, b, problem))
+    except SandboxUnavailable:
+        return False
+
+
+async def _agreement(
+    ctx: PipelineContext, state: SolveState, n: int, solutions: list[SolveOutput]
+) -> SampleAgreement:
+    """Cluster the samples' answers; how many agree with `state.solution`; whether another
+    cluster outvotes it (the answer in hand is one vote of its own cluster)."""
+    assert state.solution is not None
+    clusters: list[list[SolveOutput]] = []
+    for solution in solutions:
+        for cluster in clusters:
+            if await _same(ctx, cluster[0].final_answer, solution.final_answer, state.problem_text):
+                cluster.append(solution)
+                break
+        else:
+            clusters.append([solution])
+    clusters.sort(key=len, reverse=True)
+    returned = state.solution.final_answer
+    agreeing, better = 0, None
+    for cluster in clusters:
+        if await _same(ctx, cluster[0].final_answer, returned, state.problem_text):
+            agreeing += len(cluster)
+    if clusters and len(clusters[0]) > agreeing + 1:
+        # Outvoted: return that cluster's answer. Its witnesses are the other candidates that
+        # agree with it (its cluster but the chosen sample; the answer in hand does not).
+        better = clusters[0][0]
+        agreeing = len(clusters[0]) - 1
+    answers = [s.final_answer for s in solutions]
+    return SampleAgreement(
+        n, answers, [[s.final_answer for s in c] for c in clusters], agreeing, better
+    )
 
 
 async def sample_agreement(ctx: PipelineContext, state: SolveState, n: int) -> SampleAgreement:
     """N solves by the answering provider, concurrently; clustered by equivalence."""
-    assert state.solution is not None
     found = await asyncio.gather(*(_sample(ctx, state, seed) for seed in range(1, n + 1)))
-    answers = [a for a in found if a]
-    clusters: list[list[str]] = []
-    for answer in answers:
-        for cluster in clusters:
-            if await _same(ctx, cluster[0], answer, state.problem_text):
-                cluster.append(answer)
-                break
-        else:
-            clusters.append([answer])
-    clusters.sort(key=len, reverse=True)
-    returned = state.solution.final_answer
-    agreeing = 0
-    for cluster in clusters:
-        if await _same(ctx, cluster[0], returned, state.problem_text):
-            agreeing += len(cluster)
-    return SampleAgreement(n, answers, clusters, agreeing)
+    return await _agreement(ctx, state, n, [s for s in found if s and s.final_answer])

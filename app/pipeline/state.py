@@ -53,6 +53,8 @@ class SolveState:
     grade_hint: str | None = None
     # OCR
     ocr_confidence: float | None = None
+    ocr_latex: str | None = None  # the photo's structured reading, when the layout step read it
+    ocr_unread: str | None = None  # why the reading misses part of the photo: not solved
     error: str | None = None  # set when the input cannot be processed at all
     # ANALYZE
     subject: str = "general"

@@ -8,6 +8,8 @@ from app.pipeline.state import SolveState
 def caution_code(state: SolveState) -> str | None:
     if state.verification_status == "verified":
         return None
+    if state.ocr_unread:
+        return "incomplete_reading"
     if state.solution is None or not state.solution.final_answer:
         return "no_answer"
     if state.verify_passed is None:

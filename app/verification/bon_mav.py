@@ -74,7 +74,9 @@ async def bon_mav(
         return await run_panel(checks, early_stop=False)
 
     panels = list(await asyncio.gather(*(panel(s) for s in solutions)))
-    scores = [p.score for p in panels]
+    # The paper's ranking score, approvals ÷ verifiers (a rank, never a badge: panels that
+    # decide a badge score over decisive verdicts, app/verification/panel.py).
+    scores = [p.approvals / p.total if p.total else 0.0 for p in panels]
     return BonMavResult(select_best(scores), scores, panels)
 
 

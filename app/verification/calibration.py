@@ -1,7 +1,8 @@
 """From raw verification signals to a calibrated P(correct).
 
-Signals: the approval fraction, which verifiers approved (+1/-1/0 each), the programmatic
-result (+1 approve, -1 reject, 0 none) and the quick-verify confidence. `Calibrator` fits a
+Signals: the approval fraction (over decisive verdicts), which verifiers approved (+1/-1/0
+each), the programmatic result (+1 approve, -1 reject, 0 none) and the quick-verify
+confidence. `Calibrator` fits a
 logistic model (L2-regularised, Newton/IRLS) on all of them, or isotonic regression (pool
 adjacent violators) on one scalar signal. It is saved as JSON and loaded by the service; once
 fitted, its output is what `verification_confidence` means. ECE and Brier measure it.
@@ -42,8 +43,11 @@ def signals(
 ) -> dict[str, float]:
     """The feature row for one verified answer."""
     row: dict[str, float] = {}
+    decisive = [v for v in (approvals or {}).values() if v is not None]
+    if decisive:
+        # Over decisive verdicts: an abstention is no evidence, never a rejection.
+        row["approval_fraction"] = sum(decisive) / len(decisive)
     if approvals:
-        row["approval_fraction"] = sum(v is True for v in approvals.values()) / len(approvals)
         for vid, vote in approvals.items():
             row[f"verifier:{vid}"] = 0.0 if vote is None else (1.0 if vote else -1.0)
     if programmatic is not None:

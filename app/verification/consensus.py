@@ -11,7 +11,8 @@ log-odds of each provider's agreement rate, from `provider_fitness` counts).
 Validator priority holds here too (design-notes, DELLM validator): an answer proven by a
 programmatic check or a ground-truth match decides ("proof"), whatever the majority says, and
 an answer a proof refuted gets no vote. Nothing is decided by list order: a group wins a stage
-only when it is strictly ahead of every other group, and a lone answer never wins by weight —
+only when it is strictly ahead of every other group (the exact-match stage by head count and
+by learned weight both), and a lone answer never wins by weight —
 ties and two-way disagreements go to arbitration (or "no_consensus").
 """
 
@@ -202,8 +203,13 @@ class ConsensusBuilder:
         total_weight = sum(answers[i].weight for i in voters) or 1.0
 
         exact = [g for g in self._exact_groups(answers) if g[0] in voters]
-        if _ahead([len(g) for g in exact]) and len(exact[0]) >= max(
-            2, self.exact_threshold * len(voters)
+        held = [sum(answers[i].weight for i in g) for g in exact]
+        if (
+            _ahead([len(g) for g in exact])
+            and len(exact[0]) >= max(2, self.exact_threshold * len(voters))
+            # Heads never outvote learned fitness: weak solvers sharing an error do not
+            # beat a reliable one (with equal weights, or none learned, the head count again).
+            and (not any(held) or all(held[0] > w + 1e-12 for w in held[1:]))
         ):
             return result("exact_match", exact[0], exact)
 

@@ -1,8 +1,9 @@
 """The badge follows later evidence (tier 2 consensus, tier 3 spot checks).
 
-Credible evidence only: a proof (programmatic or ground truth), or an agreement of
-independent providers. One arbiter's opinion moves fitness, never the badge. A badge that a
-proof granted is never taken away by models (validator priority, design-notes DELLM).
+Credible evidence only: a proof (programmatic or ground truth), an agreement of independent
+providers, or a credible spot panel. An abstention is never a rejection. One arbiter's
+opinion moves fitness, never the badge. A badge that a proof granted is never taken away by
+models (validator priority, design-notes DELLM).
 """
 
 from __future__ import annotations
@@ -50,9 +51,12 @@ def after_consensus(
 
 
 def after_spot_check(
-    current: str, *, approved: bool, score: float, proven_at_response: bool
+    current: str, *, credible: bool | None, score: float | None, proven_at_response: bool
 ) -> StatusChange | None:
-    """A MAV panel that rejects a model-verified answer turns the badge to caution."""
-    if current == "verified" and not approved and not proven_at_response:
-        return StatusChange("caution", f"a spot check's verifier panel rejected it ({score:.0%})")
+    """A spot panel moves a model-verified answer to caution only on a credible rejection
+    (`outcomes.spot_outcome`: enough decisive verdicts, lopsided enough). `credible` None —
+    abstentions (a budget outage), a thin or split panel — is no evidence: nothing moves."""
+    if current == "verified" and credible is False and not proven_at_response:
+        share = "" if score is None else f" ({score:.0%} approving)"
+        return StatusChange("caution", f"a spot check's verifier panel rejected it{share}")
     return None

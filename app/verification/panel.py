@@ -1,9 +1,17 @@
 """Run many verifiers on one answer concurrently, stopping once the verdict is settled.
 
-The panel approves when approvals ÷ verifiers ≥ threshold (MAV's score; an abstention is not
-an approval). With early stopping, verifiers are started at most `max_concurrency` at a time
-and no new one is started once the remaining ones can no longer change the outcome — the
-verdict is always the one the full panel would reach (tests enumerate every small case).
+Abstention is abstention: the panel's score is approvals ÷ *decisive* verdicts (approvals and
+rejections), never ÷ all verifiers, and its outcome has three values:
+
+- `approve`: at least `min_decisive` verifiers spoke and approvals ÷ decisive ≥ threshold;
+- `reject`: at least `min_decisive` spoke and the approval share is below the threshold;
+- `undecided`: too few spoke (a budget outage, a provider down, a verifier unsure). An
+  undecided panel is no evidence either way: it never moves a badge, fitness or a label.
+
+With early stopping, verifiers are started at most `max_concurrency` at a time and no new one
+is started once the remaining ones can no longer change the outcome, whatever each of them
+would say (approve, reject or abstain): the outcome is always the one the full panel would
+reach (tests enumerate every small case).
 """
 
 from __future__ import annotations
@@ -12,28 +20,45 @@ import asyncio
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from app.verification.verdict import Verdict
 
 Check = Callable[[], Awaitable[Verdict]]
+Outcome = Literal["approve", "reject", "undecided"]
 
 
-def settled(approvals: int, pending: int, total: int, threshold: float) -> bool | None:
-    """The panel's outcome if it no longer depends on the `pending` verdicts, else None."""
-    if total == 0:
-        return False  # nobody approved: an empty panel never approves
-    needed = math.ceil(threshold * total - 1e-9)
-    if approvals >= needed:
-        return True
-    if approvals + pending < needed:
-        return False
-    return None
+def quorum(total: int) -> int:
+    """The fewest decisive verdicts a panel of `total` needs: half of it, at least one."""
+    return max(1, math.ceil(total / 2))
+
+
+def _outcome(approvals: int, rejections: int, threshold: float, min_decisive: int) -> Outcome:
+    decisive = approvals + rejections
+    if decisive < min_decisive or decisive == 0:
+        return "undecided"
+    return "approve" if approvals >= threshold * decisive - 1e-9 else "reject"
+
+
+def settled(
+    approvals: int, rejections: int, pending: int, threshold: float, min_decisive: int
+) -> Outcome | None:
+    """The panel's outcome if no way the `pending` verifiers could answer changes it, else
+    None. The outcome is monotone in each pending verdict's direction, so checking the
+    extremes (all abstain, all approve, all reject) covers every mix."""
+    extremes = {
+        _outcome(approvals, rejections, threshold, min_decisive),
+        _outcome(approvals + pending, rejections, threshold, min_decisive),
+        _outcome(approvals, rejections + pending, threshold, min_decisive),
+    }
+    return extremes.pop() if len(extremes) == 1 else None
 
 
 @dataclass(slots=True)
 class PanelResult:
     total: int
     threshold: float
+    min_decisive: int = 1
     verdicts: list[Verdict] = field(default_factory=list)  # in completion order
     started: int = 0
 
@@ -42,20 +67,38 @@ class PanelResult:
         return sum(v.verdict == "approve" for v in self.verdicts)
 
     @property
+    def rejections(self) -> int:
+        return sum(v.verdict == "reject" for v in self.verdicts)
+
+    @property
     def abstentions(self) -> int:
         return sum(v.verdict == "abstain" for v in self.verdicts)
 
     @property
-    def score(self) -> float:
-        """MAV score: approvals ÷ verifiers (a lower bound when the panel stopped early)."""
-        return self.approvals / self.total if self.total else 0.0
+    def decisive(self) -> int:
+        return self.approvals + self.rejections
+
+    @property
+    def score(self) -> float | None:
+        """Approvals ÷ decisive verdicts; None when nobody decided (no evidence, not 0)."""
+        return self.approvals / self.decisive if self.decisive else None
+
+    @property
+    def outcome(self) -> Outcome:
+        """The full panel's outcome (settled early or not; see `settled`)."""
+        pending = self.total - len(self.verdicts)
+        found = settled(self.approvals, self.rejections, pending, self.threshold, self.min_decisive)
+        if found is not None:
+            return found
+        return _outcome(self.approvals, self.rejections, self.threshold, self.min_decisive)
 
     @property
     def approved(self) -> bool:
-        outcome = settled(
-            self.approvals, self.total - len(self.verdicts), self.total, self.threshold
-        )
-        return bool(outcome)
+        return self.outcome == "approve"
+
+    @property
+    def rejected(self) -> bool:
+        return self.outcome == "reject"
 
     @property
     def calls_saved(self) -> int:
@@ -68,14 +111,18 @@ async def run_panel(
     threshold: float = 0.5,
     early_stop: bool = True,
     max_concurrency: int | None = None,
+    min_decisive: int | None = None,
 ) -> PanelResult:
-    result = PanelResult(total=len(checks), threshold=threshold)
+    """`min_decisive`: default `quorum(len(checks))`; a panel thinner than that is undecided."""
+    need = quorum(len(checks)) if min_decisive is None else max(1, min_decisive)
+    result = PanelResult(total=len(checks), threshold=threshold, min_decisive=need)
     limit = max_concurrency or len(checks) or 1
     queue = list(checks)
     running: set[asyncio.Future[Verdict]] = set()
     try:
         while queue or running:
-            decided = settled(result.approvals, len(queue) + len(running), result.total, threshold)
+            pending = len(queue) + len(running)
+            decided = settled(result.approvals, result.rejections, pending, threshold, need)
             if early_stop and decided is not None:
                 break
             while queue and len(running) < limit:

@@ -5,23 +5,30 @@ configured providers: each agent's solution is scored by the others on four dime
 weak ones are improved with the feedback, for `mars_rounds` rounds at `mars_threshold`.
 The best improved answer must then pass the service's own validator — programmatic proof >
 ground truth > the model verdicts (here MARS's cross-agent score) — before it replaces the
-stored answer; the badge change is appended to `status_history` (StatusRepository). Calls
+stored answer; only a proof makes it `verified` (MARS's score is uncalibrated: it replaces
+an answer the evidence was against, shown `unverified`, the combiner's rule); the badge
+change is appended to `status_history` (StatusRepository). Calls
 are capped by `mars_max_calls` and go through the registry's budgeted clients; with fewer
 than two model providers MARS does not run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import uuid
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
+
+from sqlalchemy.exc import OperationalError
 
 from app.db.documents import StoredStep
 from app.db.models import Solution, VerificationRecord
 from app.db.repositories.scans import ScanRepository
 from app.db.repositories.status import StatusRepository
+from app.verification.admission import admitted_verifiers
 from app.verification.mars import Mars, MarsConfig, MarsResult
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
 from app.verification.validator import Stage, Thresholds, ValidationOutcome, validate
@@ -29,8 +36,25 @@ from app.verification.verdict import Verdict
 from app.worker.context import JobContext, job_context
 
 log = logging.getLogger(__name__)
+LOCKED_RETRIES = 6
+
+
+async def retry_when_locked(write: Callable[[], Awaitable[None]]) -> None:
+    """SQLite allows one writer: a concurrent scan's write makes ours fail with "database is
+    locked". The whole transaction is re-run (it reads what it writes on), with backoff,
+    so a correction is never lost to a busy moment."""
+    for attempt in range(LOCKED_RETRIES):
+        try:
+            await write()
+            return
+        except OperationalError as exc:
+            if "database is locked" not in str(exc) or attempt == LOCKED_RETRIES - 1:
+                raise
+            await asyncio.sleep(0.05 * 2**attempt)
+
 
 TIER = "mars"
+PROOF_METHODS = ("programmatic", "ground_truth")
 MARS_TIMEOUT_S = 60.0
 
 
@@ -92,7 +116,13 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
         return skip
     assert solution is not None
     # Different providers only: an agent never scores its own solution (symbolic cannot).
-    names = [n for n in registry.route(solution.scan.subject, "verify") if n != "symbolic"]
+    # … and admitted ones only: the verifier admission rule holds wherever a model judges.
+    names = admitted_verifiers(
+        registry,
+        exclude="symbolic",
+        measured_auroc=verify.verifier_auroc,
+        min_auroc=verify.min_verifier_auroc,
+    )
     if len(names) < 2:
         log.info("mars %s skipped: %d model provider(s), MARS needs two", solution_id, len(names))
         return "skipped: MARS needs two different model providers"
@@ -107,33 +137,46 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     outcome = await _validate(jobs, solution, result)
     decisive = next((v for v in reversed(outcome.verdicts) if v.decisive), None)
     improved = outcome.passed is True
-    async with jobs.sessionmaker() as session:
-        stored = await ScanRepository(session).get_solution(solution.id)
-        assert stored is not None
-        records = [
-            VerificationRecord.from_verdict(
-                stored,
-                v,
-                tier=TIER,
-                attempt=stored.attempts,
-                answer_provider=result.best.agent,
-                answer=result.best.answer,
-            )
-            for v in outcome.verdicts
-        ]
-        ScanRepository(session).add_verifications(records)
-        await session.flush()
-        if improved:
-            stored.final_answer = result.best.answer
-            stored.steps = _steps(result.best.text)
-            stored.provider = result.best.agent
-            stored.verification_confidence = outcome.confidence
-            await StatusRepository(session).change_status(
-                stored.id,
-                "verified",
-                reason=f"MARS second chance, {decisive.method if decisive else '?'} verified",
-                evidence_ids=[str(r.id) for r in records],
-            )
-        await session.commit()
+    best = result.best
+
+    async def write() -> None:
+        async with jobs.sessionmaker() as session:
+            stored = await ScanRepository(session).get_solution(solution.id)
+            assert stored is not None
+            records = [
+                VerificationRecord.from_verdict(
+                    stored,
+                    v,
+                    tier=TIER,
+                    attempt=stored.attempts,
+                    answer_provider=best.agent,
+                    answer=best.answer,
+                )
+                for v in outcome.verdicts
+            ]
+            ScanRepository(session).add_verifications(records)
+            await session.flush()
+            if improved:
+                # No private bar: only a proof verifies (app/verification/combiner.py). MARS's
+                # own cross-agent score is uncalibrated evidence for the new answer, enough to
+                # replace an answer that evidence was against, never to call it verified.
+                proven = decisive is not None and decisive.method in PROOF_METHODS
+                stored.final_answer = best.answer
+                stored.steps = _steps(best.text)
+                stored.provider = best.agent
+                stored.verification_confidence = outcome.confidence
+                await StatusRepository(session).change_status(
+                    stored.id,
+                    "verified" if proven else "unverified",
+                    reason=(
+                        f"MARS second chance, {decisive.method if decisive else '?'} verified"
+                        if proven
+                        else "MARS second chance: its agents agreed on a new answer; no proof yet"
+                    ),
+                    evidence_ids=[str(r.id) for r in records],
+                )
+            await session.commit()
+
+    await retry_when_locked(write)
     verdict = "replaced" if improved else "kept"
     return f"{verdict}: {result.best.agent}={result.best.answer} ({result.calls} calls)"

@@ -1,7 +1,8 @@
 """Tier-3 spot checks (design-notes, DELLM tiers): a MAV aspect panel on a stored answer.
 
 Every aspect verdict is a `verifications` row (tier "spot"); a credible panel moves the
-solving provider's fitness; a rejection of a model-verified answer turns it to caution.
+solving provider's fitness; a credible rejection of a model-verified answer turns it to
+caution. Abstentions are no evidence: an all-abstaining or thin panel moves nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Solution
 from app.db.repositories.fitness import FitnessRepository
 from app.llm.registry import ProviderRegistry
-from app.verification.aspects import DEFAULT_MATH_SET, build_panel
+from app.verification.admission import admitted_verifiers, spread_panel
+from app.verification.aspects import DEFAULT_MATH_SET
 from app.verification.evidence_status import after_spot_check
 from app.verification.fitness import fitness_delta, latency_rating
 from app.verification.outcomes import spot_outcome
@@ -45,11 +47,18 @@ async def _spot_fitness(session: AsyncSession, solution: Solution, verdicts: lis
     )
 
 
-def _spot_verifier(registry: ProviderRegistry, solver: str | None) -> str | None:
-    """The local/GPU OpenAI-compatible model when configured, else any other verifier."""
-    if "openai_compatible" in registry and solver != "openai_compatible":
-        return "openai_compatible"
-    return registry.verifier_for(solver)
+def _spot_verifiers(registry: ProviderRegistry, solver: str | None, verify: Any) -> list[str]:
+    """Admitted verifiers other than the solver (the admission rule applies here as on the
+    request path), the local/GPU OpenAI-compatible model first when configured; the panel
+    spreads across them (app/verification/admission.py)."""
+    names = admitted_verifiers(
+        registry,
+        exclude=solver,
+        measured_auroc=verify.verifier_auroc,
+        min_auroc=verify.min_verifier_auroc,
+    )
+    local = [n for n in names if n == "openai_compatible"]
+    return local + [n for n in names if n != "openai_compatible"]
 
 
 async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") -> str:
@@ -59,8 +68,8 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
     async with unchecked(ctx, solution_id, "spot") as (session, repo, solution, skip):
         if skip:
             return skip
-        name = _spot_verifier(registry, solution.provider)
-        if name is None:
+        names = _spot_verifiers(registry, solution.provider, verify)
+        if not names:
             return "skipped: no verifier other than the solver"
         # The engineered subset (solveverify calibrate) when there is one, else the configured.
         keys = (
@@ -69,8 +78,9 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
             or DEFAULT_MATH_SET
         )
         language: Literal["en", "zh"] = "zh" if solution.scan.language == "zh" else "en"
-        panel = build_panel(
-            [registry.get(name, "verify")], keys, subject=solution.scan.subject, language=language
+        # One panel member per aspect, providers interleaved (a panel as big as the aspect set).
+        panel = spread_panel(
+            registry, names, keys, len(keys), subject=solution.scan.subject, language=language
         )
         text = "\n".join(
             [*(s.description for s in solution.steps), f"Final answer: {solution.final_answer}"]
@@ -83,17 +93,18 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
         )
         rows = [verdict_row(solution, "spot", v) for v in result.verdicts]
         repo.add_verifications(rows)
-        await _spot_fitness(session, solution, [v.verdict for v in result.verdicts])
+        kinds: list[str] = [v.verdict for v in result.verdicts]
+        await _spot_fitness(session, solution, kinds)
         change = after_spot_check(
             solution.verification_status,
-            approved=result.approved,
+            credible=spot_outcome(kinds),
             score=result.score,
             proven_at_response=proof_at_response(solution) == "proven",
         )
         moved = await follow_badge(session, solution, change, rows, mars=verify.mars_second_chance)
         await session.commit()
-    outcome = "approved" if result.approved else "rejected"
+    outcome = {"approve": "approved", "reject": "rejected"}.get(result.outcome, "undecided")
     return (
-        f"{outcome} by {result.approvals}/{result.total} "
+        f"{outcome} by {result.approvals}/{result.decisive} decisive of {result.total} "
         f"({reason}; {result.calls_saved} saved){moved}"
     )

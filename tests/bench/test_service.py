@@ -9,8 +9,13 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from app.bench.cli import bench_app
-from app.bench.recorded import Candidate, RecordedProblem, load_recorded
-from app.bench.service import ServiceBenchConfig, service_context
+from app.bench.recorded import Candidate, RecordedProblem, load_recorded, save_recorded
+from app.bench.service import (
+    ServiceBenchConfig,
+    fit_promise,
+    identical_first,
+    service_context,
+)
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.state import SolveState
 
@@ -30,8 +35,10 @@ RUN = [
         [candidate("41", v1=False, v2=False, v3=True), candidate("42", v1=True, v2=True, v3=True)],
         "42",
     ),
-    # B: candidate 0 has 1/3 (v2 abstains: null) → retry; candidate 1 has 2/3 = 0.667: passed
-    # but uncertain, and the attempts are used up → the best attempt (candidate 1), caution.
+    # B: candidate 0 has 1 of 2 decisive verdicts (v2 abstains: null, no evidence) = 0.5:
+    # passed below the uncertain band → retry; candidate 1 has 2 of 2 decisive (v3 abstains;
+    # quorum 2 of 3 met) = 1.0 → verified (raw, no calibrator yet). An abstention is never
+    # counted as a rejection.
     RecordedProblem(
         "b",
         "Which whole number did the riddle describe? (replay b)",
@@ -49,8 +56,8 @@ async def test_replay_providers_through_the_real_graph(sandbox, verify_settings)
     assert a.verification_status == "verified" and a.solution.final_answer == "42"
     assert [x.verify_confidence for x in a.attempts] == [1 / 3, 1.0]
     b = await run_pipeline(graph, ctx, SolveState(problem_text=RUN[1].problem))
-    assert [round(x.verify_confidence, 3) for x in b.attempts] == [0.333, 0.667]
-    assert b.verification_status == "caution" and b.solution.final_answer == "8"
+    assert [round(x.verify_confidence, 3) for x in b.attempts] == [0.5, 1.0]
+    assert b.verification_status == "verified" and b.solution.final_answer == "8"
     # Every call counted: 2 solves + 2 quick verifies (no quick verifier recorded: abstain)
     # + 3 panel verifiers per attempt.
     assert book.calls == {"a": 10, "b": 10}
@@ -133,3 +140,84 @@ def test_convert_mav_then_bench_service(tmp_path: Path) -> None:
         "pr_curve.png",
         "roc_curve.png",
     ]
+
+
+async def test_a_string_identical_answer_is_always_right() -> None:
+    async def never(gold: str, answer: str) -> bool | None:
+        return False  # math-verify on \\frac{\\sqrt{3}}{2} against itself, for one
+
+    grade = identical_first(never)
+    assert await grade("\\frac{\\sqrt{3}}{2}", " \\frac{\\sqrt{3}}{2} ") is True
+    assert await grade("1/2", "0.5") is False  # anything else: the grader decides
+
+
+SAMPLED = RecordedProblem(
+    "s",
+    "Which whole number did the riddle describe? (replay s)",
+    [
+        # attempt 1's answer is the odd one out, and its verifiers approve it
+        candidate("41", v1=True, v2=True, v3=True),
+        Candidate("mav", "gen-1", "Six sevens: 42.", "42", dict(v1=True, v2=False, v3=True)),
+        Candidate("mav", "gen-1", "40 + 2 = 42.", "42", dict(v1=False, v2=None, v3=True)),
+        Candidate("mav", "gen-1", "84 / 2 = 42.", "42", dict(v1=True, v2=True, v3=None)),
+    ],
+    "42",
+)
+
+
+async def test_samples_select_the_best_supported_answer_and_the_panel_judges_it(
+    sandbox, verify_settings
+) -> None:
+    config = ServiceBenchConfig(evidence="samples:3+panel:3", max_attempts=1)
+    ctx, book = service_context([SAMPLED], sandbox, verify_settings, config)
+    state = await run_pipeline(build_graph(), ctx, SolveState(problem_text=SAMPLED.problem))
+    assert state.solution is not None and state.solution.final_answer == "42"
+    (attempt,) = state.attempts
+    sampled = [v for v in attempt.verdicts if v.verifier_id.endswith(":self_consistency")]
+    assert [v.score for v in sampled] == [2 / 3]  # two other candidates agree with the first 42
+    # The panel judged the chosen candidate (the first 42: v1 ✓, v2 ✗, v3 ✓), not the last
+    # one drawn nor attempt 1's 41 (all ✓).
+    panel = sorted(v.verdict for v in attempt.verdicts if v.verifier_id.endswith("_approval"))
+    assert panel == ["approve", "approve", "reject"]
+    assert book.calls["s"] == 1 + 1 + 3 + 3  # solve, quick verify, samples, panel
+
+
+def test_the_promise_is_fitted_by_cross_fitting() -> None:
+    # 40 problems whose evidence is clear (all approve: right; none: wrong) and 10 muddled.
+    def attempt(share: float, correct: bool) -> dict:
+        return {"signals": {"approval_fraction": share, "verifier:x": 1.0}, "correct": correct}
+
+    records = [{"attempt_signals": [attempt(1.0, True)]} for _ in range(80)]
+    records += [{"attempt_signals": [attempt(0.0, False)]} for _ in range(60)]
+    records += [{"attempt_signals": [attempt(0.5, i % 2 == 0)]} for i in range(20)]
+    fitted = fit_promise(records, ServiceBenchConfig(target_precision=0.95))
+    assert fitted.features == ["approval_fraction"]  # summary features only, by default
+    assert fitted.threshold is not None and fitted.evidence == 160
+    assert fitted.precision_lower_bound is not None and fitted.precision_lower_bound >= 0.95
+    assert fitted.predict({"approval_fraction": 1.0}) >= fitted.threshold
+    assert fitted.predict({"approval_fraction": 0.5}) < fitted.threshold
+    too_few = fit_promise(records[:5], ServiceBenchConfig())
+    assert too_few.threshold is None  # only proofs verify until there is evidence
+
+
+def test_bench_service_fits_on_one_run_and_measures_another(tmp_path: Path) -> None:
+    fit_run, measured = tmp_path / "fit.jsonl", tmp_path / "run.jsonl"
+    save_recorded(RUN, fit_run)
+    save_recorded([SAMPLED], measured)
+    summary = run_cli(
+        "service",
+        "--fit-run",
+        str(fit_run),
+        "--run",
+        str(measured),
+        "--out-dir",
+        str(tmp_path / "out"),
+        "--evidence",
+        "samples:3+panel:3",
+        "--max-attempts",
+        "1",
+    )
+    assert summary["n"] == 1 and summary["fit_problems"] == 2
+    assert summary["accuracy"] == 1.0 and summary["other_grader"]["accuracy"] == 1.0
+    assert summary["calls_per_scan"] == 8
+    assert summary["right_shown_as_caution"] == 0.0

@@ -147,17 +147,21 @@ async def test_confident_rejection_retries(graph, make_context) -> None:
 
 
 async def test_ground_truth_from_the_bank_decides(graph, make_context) -> None:
+    """The same problem in the bank: its worked solution is the answer (issue 27), verified by
+    the word-for-word match; no model solves or judges it."""
     same = Example(WORD_PROBLEM, "12 + 3*4 = 24", "24", similarity=1.0, same_problem=True)
     retriever = StaticRetriever([same])
     yes_man = verifier("yes_man", verdict_json(True, 1.0))
-    ctx = make_context(
-        solver("a", "20"), solver("b", "24 apples"), yes_man, retriever=retriever, symbolic=False
-    )
+    a = solver("a", "20")
+    ctx = make_context(a, solver("b", "24 apples"), yes_man, retriever=retriever, symbolic=False)
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
     assert state.ground_truth == "24"
-    assert [a.verdicts[-1].method for a in state.attempts] == ["ground_truth", "ground_truth"]
+    assert state.provider == "problem_bank" and state.solution is not None
+    assert state.solution.final_answer == "24"
+    assert [s.description for s in state.solution.steps] == ["12 + 3*4 = 24"]
+    assert [a.verdicts[-1].method for a in state.attempts] == ["ground_truth"]
     assert state.verification_status == "verified"
-    assert yes_man.calls == []  # ground truth outranks the LLM: it was never asked
+    assert yes_man.calls == [] and a.calls == []  # ground truth outranks every model
     assert retriever.queries == [WORD_PROBLEM]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from langgraph.runtime import Runtime
 
 from app.llm.outputs import SolveOutput, SolveStep
@@ -23,8 +25,6 @@ def runtime(context) -> Runtime:
 
 
 async def test_ocr_node_reads_the_image(make_context) -> None:
-    from dataclasses import replace
-
     ctx = replace(make_context(), ocr=RapidOcrReader())
     update = await ocr(SolveState(image=draw_text("What is 17*23?")), runtime(ctx))
     assert update["problem_text"] == "What is 17*23?"
@@ -99,7 +99,12 @@ async def test_enrich_node_badges(make_context) -> None:
         verify_confidence=0.7,
         attempt_count=2,
     )
-    assert (await enrich(low, runtime(ctx)))["verification_status"] == "caution"
+    # Passed, but not enough evidence to verify: unverified, never caution for lack of evidence.
+    assert (await enrich(low, runtime(ctx)))["verification_status"] == "unverified"
+    against = replace(low, verify_confidence=0.3)  # P(correct) < 0.5: evidence against it
+    assert (await enrich(against, runtime(ctx)))["verification_status"] == "caution"
+    rejected = replace(low, verify_passed=False, verify_confidence=0.9, verify_error="wrong")
+    assert (await enrich(rejected, runtime(ctx)))["verification_status"] == "caution"
 
 
 def test_clean_latex_strips_delimiters() -> None:

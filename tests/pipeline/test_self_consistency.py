@@ -50,5 +50,9 @@ async def test_disagreeing_samples_outvote_a_confident_verifier(graph, make_cont
     ctx = make_context(solver, judge, symbolic=False, verify=settings("samples:4"))
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
     (sampled,) = [v for v in state.attempts[0].verdicts if v.verifier_id == "tom:self_consistency"]
-    assert sampled.verdict == "reject" and sampled.score == 0.25  # 25 holds 3 of 4
+    # 25 holds 3 of the 5 candidates: it is the best-supported answer, returned instead of
+    # attempt 1's 24 (selection), with 2 of the other 4 candidates agreeing with it.
+    assert state.solution is not None and state.solution.final_answer == "25"
+    assert state.attempts[0].final_answer == "25"
+    assert sampled.verdict == "reject" and sampled.score == 0.5
     assert state.verification_status != "verified"

@@ -60,18 +60,53 @@ async def test_early_stopping_never_changes_a_verdict() -> None:
                     early = await run_panel(
                         [instant(k) for k in kinds], threshold=threshold, max_concurrency=limit
                     )
-                    assert early.approved == full.approved, (kinds, threshold, limit)
+                    assert early.outcome == full.outcome, (kinds, threshold, limit)
                     assert early.calls_saved == size - early.started >= 0
                     saved_somewhere += early.calls_saved
     assert saved_somewhere > 1000  # sequential panels stop early a lot
 
 
 @pytest.mark.parametrize(
-    ("approvals", "pending", "total", "threshold", "expected"),
-    [(3, 3, 6, 0.5, True), (1, 1, 6, 0.5, False), (2, 1, 6, 0.5, None), (0, 0, 0, 0.5, False)],
+    ("approvals", "rejections", "pending", "threshold", "expected"),
+    [
+        (3, 0, 3, 0.5, "approve"),  # three rejections more would still leave half approving
+        (1, 4, 1, 0.5, "reject"),
+        (2, 3, 1, 0.5, None),  # the last verdict decides
+        (0, 0, 0, 0.5, "undecided"),  # an empty panel is no evidence, not a rejection
+        (0, 0, 6, 0.5, None),
+        (0, 2, 1, 0.5, "reject"),  # at best 1/3 approving
+    ],
 )
-def test_settled(approvals, pending, total, threshold, expected) -> None:
-    assert settled(approvals, pending, total, threshold) is expected
+def test_settled(approvals, rejections, pending, threshold, expected) -> None:
+    assert settled(approvals, rejections, pending, threshold, 1) == expected
+
+
+async def test_abstentions_never_count_as_rejections() -> None:
+    """Budget outage: every verifier abstains. The panel is undecided, not a 0% rejection."""
+    result = await run_panel([instant("abstain")] * 6, early_stop=False)
+    assert result.outcome == "undecided" and result.score is None
+    assert not result.approved and not result.rejected
+
+
+async def test_score_divides_by_decisive_verdicts() -> None:
+    """Two approvals and four abstentions: 2/2 approving, not 2/6 (the old score)."""
+    kinds = ["approve", "abstain", "abstain", "approve", "abstain", "abstain"]
+    thin = await run_panel([instant(k) for k in kinds], early_stop=False)
+    assert thin.score == 1.0
+    assert thin.outcome == "undecided"  # 2 decisive < quorum 3: too thin to move anything
+    kinds[1] = "approve"
+    enough = await run_panel([instant(k) for k in kinds], early_stop=False)
+    assert enough.outcome == "approve"
+    kinds[1] = "reject"
+    kinds[2] = "reject"
+    split = await run_panel([instant(k) for k in kinds], early_stop=False, threshold=0.67)
+    assert split.score == 0.5 and split.outcome == "reject"
+
+
+async def test_min_decisive_is_the_quorum() -> None:
+    kinds = ["reject", "abstain", "abstain"]
+    assert (await run_panel([instant(k) for k in kinds], min_decisive=2)).outcome == "undecided"
+    assert (await run_panel([instant(k) for k in kinds], min_decisive=1)).outcome == "reject"
 
 
 async def test_cancelled_stragglers_do_not_leak() -> None:

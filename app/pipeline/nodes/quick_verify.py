@@ -15,7 +15,7 @@ from app.pipeline.self_consistency import sample_agreement
 from app.pipeline.state import AttemptRecord, SolveState
 from app.pipeline.verification_stages import validation_stages
 from app.verification.calibration import verdict_signals
-from app.verification.validator import validate
+from app.verification.validator import Stage, validate
 from app.verification.verdict import Verdict
 
 STEPS_SUMMARY_CHARS = 1500
@@ -35,45 +35,55 @@ def calibration_signals(verdicts: list[Verdict]) -> dict[str, float]:
     return verdict_signals(verdicts)
 
 
+PROOFS = ("programmatic", "ground_truth")
+
+
 async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
-    ctx = runtime.context
+    ctx, state_in = runtime.context, state
     assert state.solution is not None and state.provider is not None
-    answer = state.solution.final_answer
-    stages = validation_stages(
-        ctx,
-        state.problem_text,
-        answer,
-        ground_truth=state.ground_truth,
-        verifier=ctx.registry.verifier_for(state.provider),
-        steps=steps_summary(state),
-        language=state.language,
-    )
-    outcome = await validate(stages, ctx.thresholds)
+    solved, provider = state.solution, state.provider
+    verifier = ctx.registry.verifier_for(state.provider)
+    outcome = await validate(_stages(ctx, state, verifier), ctx.thresholds)
     passed, signal = outcome.approved, outcome.confidence
     method: str | None = outcome.primary_method
     verdicts = list(outcome.verdicts)
     calls = sum(v.method == "llm" for v in verdicts)
     plan = evidence_plan(ctx.verify, state.subject, state.difficulty)
-    if plan.panel_size and method not in ("programmatic", "ground_truth"):
+    if plan.samples and method not in PROOFS:
+        sampled = await sample_agreement(ctx, state, plan.samples)
+        calls += plan.samples
+        if sampled.better is not None:
+            # Selection (weighted self-consistency): the best-supported candidate is the one
+            # returned and judged, not attempt 1's. Its own check runs again; the quick
+            # verifier's call is spent only when no panel follows to judge it.
+            state = replace(state, solution=sampled.better)
+            solved = sampled.better
+            again = await validate(
+                _stages(ctx, state, None if plan.panel_size else verifier), ctx.thresholds
+            )
+            passed, signal, method = again.approved, again.confidence, again.primary_method
+            verdicts = list(again.verdicts)
+            calls += sum(v.method == "llm" for v in verdicts)
+            outcome = again
+        if method not in PROOFS:
+            threshold = ctx.verify.self_consistency_threshold
+            verdicts.append(sampled.verdict(provider, threshold))
+            passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
+    if plan.panel_size and method not in PROOFS:
         # design-notes, MAV: more evidence bought before answering, when settings say so.
         panel = await panel_evidence(ctx, state, plan.panel_size)
         verdicts += panel.verdicts
         calls += panel.started
-        if panel.total:
+        if panel.score is not None and panel.outcome != "undecided":
             passed, signal, method = panel_decision(passed, signal, panel.score, ctx)
-    if plan.samples and method not in ("programmatic", "ground_truth"):
-        sampled = await sample_agreement(ctx, state, plan.samples)
-        threshold = ctx.verify.self_consistency_threshold
-        verdicts.append(sampled.verdict(state.provider, threshold))
-        calls += plan.samples
-        passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
+    answer = solved.final_answer
     confidence, calibrated = signal, False
     if ctx.calibrator is not None and passed is not None:
         confidence = ctx.calibrator.predict(calibration_signals(verdicts))
         calibrated = True
     record = AttemptRecord(
         number=state.attempt_count,
-        provider=state.provider,
+        provider=provider,
         model=state.model or "",
         final_answer=answer,
         verify_passed=passed,
@@ -98,6 +108,8 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         "attempts": [record],
         "model_calls": calls,
     }
+    if solved is not state_in.solution:
+        update["solution"] = solved
     after = replace(
         state, **{k: v for k, v in update.items() if k not in ("attempts", "model_calls")}
     )
@@ -109,11 +121,25 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
     return update
 
 
+def _stages(ctx: PipelineContext, state: SolveState, verifier: str | None) -> list[Stage]:
+    assert state.solution is not None
+    return validation_stages(
+        ctx,
+        state.problem_text,
+        state.solution.final_answer,
+        ground_truth=state.ground_truth,
+        verifier=verifier,
+        steps=steps_summary(state),
+        language=state.language,
+    )
+
+
 def panel_decision(
     passed: bool | None, signal: float, panel_score: float, ctx: PipelineContext
 ) -> tuple[bool, float, str]:
-    """Quick verify and the panel together (raw, before calibration): the mean of the model's
-    P(correct) and the panel's approval fraction; it passes at the panel threshold."""
+    """Quick verify and a decided panel together (raw, before calibration): the mean of the
+    model's P(correct) and the panel's approval share over decisive verdicts; it passes at the
+    panel threshold. An undecided panel (abstentions, too few verdicts) changes nothing."""
     score = panel_score if passed is None else (signal + panel_score) / 2
     return score >= ctx.verify.panel_threshold, score, "llm"
 

@@ -63,6 +63,12 @@ CAUTION_MESSAGES: dict[str, dict[Language, str]] = {
         "en": "Our check did not agree with this answer. Treat it with care and check each step.",
         "zh": "核对结果与该答案不一致，请谨慎参考，并逐步检查。",
     },
+    "incomplete_reading": {
+        "en": "We could not read all of the photo (a fraction, root or power may be missing), "
+        "so we did not solve it. Check what we read and send the problem as text.",
+        "zh": "照片中的题目没能完整识别（可能漏掉了分数、根号或乘方），所以没有解答。"
+        "请核对识别结果，并以文字形式重新提交题目。",
+    },
     "low_confidence": {
         "en": "This answer passed our check, but with low confidence. Please double-check it.",
         "zh": "该答案通过了核对，但把握不大，请再检查一遍。",

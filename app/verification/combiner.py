@@ -1,0 +1,71 @@
+"""The one judge: from an answer's evidence to its badge.
+
+Every source of evidence — a proof, the quick verifier, each panel verdict, sample agreement,
+later consensus and spot checks — is a verdict in the answer's ledger. The calibrated
+combiner (`Calibrator`, a logistic model over `verdict_signals`: approval share over decisive
+verdicts, each verifier's vote, the quick verifier's confidence, sample agreement) turns the
+ledger into P(correct); Learn-then-Test (app/verification/precision.py) chose the threshold
+at which `verified` keeps the promised precision. The badge follows from those alone:
+
+- `verified`: a proof for the answer, or P ≥ the promised threshold;
+- `caution`: evidence against it — a proof against, a credible rejection, or P < 0.5;
+- `unverified`: anything else. Missing evidence (abstentions, a thin panel, no threshold
+  yet) is never shown as caution.
+
+Before any calibrator is fitted, the raw signal stands in for P (flagged uncalibrated) and
+must reach `raw_verified` to verify.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from app.verification.calibration import Calibrator
+
+Badge = Literal["verified", "unverified", "caution"]
+Proof = Literal["for", "against"]
+EVIDENCE_AGAINST = 0.5  # P(correct) below this: more likely wrong than right
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    badge: Badge
+    probability: float | None  # None: no evidence at all
+    reason: str | None  # why it is not verified (None when verified)
+
+
+def judge(
+    *,
+    proof: Proof | None,
+    probability: float | None,
+    calibrated: bool,
+    calibrator: Calibrator | None,
+    raw_verified: float,
+    credible_rejection: str | None = None,
+) -> Judgement:
+    """The badge for one answer. `credible_rejection`: why a credible witness rejected it
+    (a quick verifier's independent recomputation, a credible panel) or None."""
+    if proof == "for":
+        return Judgement("verified", 1.0 if probability is None else probability, None)
+    if proof == "against":
+        return Judgement("caution", probability, credible_rejection or "a proof contradicts it")
+    if probability is None:
+        return Judgement("unverified", None, "no verifier could judge it")
+    if calibrated and calibrator is not None and calibrator.target_precision is not None:
+        bar = calibrator.threshold  # None: no threshold kept the promise on the evidence yet
+    else:
+        bar = raw_verified
+    if credible_rejection is None and bar is not None and probability >= bar:
+        return Judgement("verified", probability, None)
+    if credible_rejection is not None:
+        return Judgement("caution", probability, credible_rejection)
+    if probability < EVIDENCE_AGAINST:
+        return Judgement(
+            "caution", probability, f"the evidence is against it (confidence {probability:.2f})"
+        )
+    if bar is None:
+        why = "no verified threshold has been fitted yet"
+    else:
+        why = f"not enough evidence to verify it (confidence {probability:.2f} < {bar:.2f})"
+    return Judgement("unverified", probability, why)

@@ -1,0 +1,90 @@
+"""MARS keeps no private bar: its agents' agreement may replace an answer, only a proof
+verifies it; and its write survives a busy SQLite writer (retried, never lost)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from app.db.repositories.scans import ScanRepository
+from app.llm.registry import build_registry
+from app.resources import Resources, unit_of_work
+from app.services.scans import submit_scan
+from app.worker.mars import retry_when_locked
+from app.worker.tasks import TASKS
+from tests.fixtures.jobs import ctx_of, job_context
+from tests.worker.test_mars_second_chance import agent
+
+RIDDLE = "Which whole number did the riddle on the blackboard describe? (mars riddle)"
+
+
+async def test_a_model_only_mars_answer_replaces_but_never_verifies(services: Resources) -> None:
+    wrong = agent("riddle_wrong", "x = 5", solves=True)
+    right = agent("riddle_right", "x = 4", solves=False)
+    registry = build_registry([wrong.provider, right.provider], [wrong, right])
+    original = services.pipeline
+    services.pipeline = replace(original, registry=registry)
+    try:
+        async with unit_of_work(services) as session:
+            _, solution = await submit_scan(services, session, text=RIDDLE)
+    finally:
+        services.pipeline = original
+    assert solution.verification_status != "verified"
+    ctx = ctx_of(job_context(services, registry))
+    outcome = await TASKS["mars_second_chance"](ctx, str(solution.id))
+    assert outcome.startswith("replaced: riddle_right=x = 4"), outcome
+    async with services.sessionmaker() as session:
+        stored = await ScanRepository(session).get_solution(solution.id)
+    assert stored is not None
+    # The agents scored it 0.95 (over MARS's 0.7): evidence for it, not a proof.
+    assert (stored.final_answer, stored.verification_status) == ("x = 4", "unverified")
+    assert all(change["to"] != "verified" for change in stored.status_history)
+
+
+def locked() -> OperationalError:
+    return OperationalError("INSERT", {}, Exception("database is locked"))
+
+
+async def test_a_locked_write_is_retried_until_it_lands() -> None:
+    tries: list[int] = []
+
+    async def write() -> None:
+        tries.append(1)
+        if len(tries) < 3:
+            raise locked()
+
+    await retry_when_locked(write)
+    assert len(tries) == 3
+
+
+async def test_other_database_errors_are_not_retried() -> None:
+    tries: list[int] = []
+
+    async def write() -> None:
+        tries.append(1)
+        raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    with pytest.raises(OperationalError):
+        await retry_when_locked(write)
+    assert len(tries) == 1
+
+
+async def test_mars_seats_admitted_agents_only(services: Resources) -> None:
+    """An agent measured under the AUROC bar never judges: one admitted provider is no MARS."""
+    wrong = agent("bar_wrong", "x = 5", solves=True)
+    weak = agent("bar_weak", "x = 4", solves=False)
+    registry = build_registry([wrong.provider, weak.provider], [wrong, weak])
+    original = services.pipeline
+    services.pipeline = replace(original, registry=registry)
+    try:
+        async with unit_of_work(services) as session:
+            _, solution = await submit_scan(services, session, text=RIDDLE + " (bar)")
+    finally:
+        services.pipeline = original
+    verify = services.settings.verify.model_copy(update={"verifier_auroc": {"bar_weak": 0.5}})
+    settings = services.settings.model_copy(update={"verify": verify})
+    context = replace(job_context(services, registry), settings=settings)
+    outcome = await TASKS["mars_second_chance"](ctx_of(context), str(solution.id))
+    assert outcome == "skipped: MARS needs two different model providers"
