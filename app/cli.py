@@ -242,8 +242,22 @@ def check(
         Path | None,
         typer.Option(help="A PNG/JPEG photo of the problem.", exists=True, dir_okay=False),
     ] = None,
+    step: Annotated[
+        list[str] | None,
+        typer.Option(help="One of the student's worked steps, in order (repeat the option)."),
+    ] = None,
+    work_image: Annotated[
+        Path | None,
+        typer.Option(
+            help="A PNG/JPEG photo of the student's worked steps, one per line (instead of "
+            "--step; the problem then comes as --problem).",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
-    """Check an answer to a problem; print {verdict: correct|incorrect|unknown, …} as JSON."""
+    """Check an answer to a problem; print {verdict: correct|incorrect|unknown, …} as JSON.
+    With --step, also the first wrong step and a verdict per step."""
     from pydantic import ValidationError
 
     from app.api.errors import invalid_request
@@ -252,19 +266,24 @@ def check(
 
     if not problem and not image:
         _fail("invalid_request", "give --problem or --image")
+    if work_image is not None and (step or not problem):
+        _fail("invalid_request", "--work-image goes with --problem and without --step")
     settings = get_settings()
     _logging("WARNING")
     try:
         # The same limits as POST /v1/checks (an image stands in for the problem text).
-        body = CheckCreate(problem=problem or "(image)", answer=answer)
+        body = CheckCreate(problem=problem or "(image)", answer=answer, steps=step or None)
         image_bytes = image.read_bytes() if image else None
-        response = asyncio.run(_check(settings, body.answer, problem, image_bytes))
+        work = work_image.read_bytes() if work_image else None
+        response = asyncio.run(
+            _check(settings, body.answer, problem, image_bytes, body.steps, work)
+        )
     except ValidationError as exc:
         error = invalid_request(exc.errors(include_input=False))
         _fail(error.code, error.message)
     except UnreadableInput as exc:
         _fail(exc.code, exc.message)
-    typer.echo(response.model_dump_json(indent=2))
+    typer.echo(json.dumps(response.public(), indent=2, ensure_ascii=False))
 
 
 @app.command("dashboard-link")
@@ -292,7 +311,8 @@ def dashboard_link(
         )
     ttl_s = minutes * 60 if minutes is not None else api.dashboard_link_ttl_s
     token = dashboard_tokens.sign(api.dashboard_secret.get_secret_value(), ttl_s)
-    typer.echo(f"{base_url.rstrip('/')}/dashboard?token={quote(token)}")
+    # In the fragment: browsers never send it, so the token is in no server or proxy log.
+    typer.echo(f"{base_url.rstrip('/')}/dashboard#token={quote(token)}")
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -301,13 +321,22 @@ def _fail(code: str, message: str) -> NoReturn:
 
 
 async def _check(
-    settings: Settings, answer: str, problem: str | None, image: bytes | None
+    settings: Settings,
+    answer: str,
+    problem: str | None,
+    image: bytes | None,
+    steps: list[str] | None = None,
+    work_image: bytes | None = None,
 ) -> CheckResponse:
     from app.resources import open_resources
-    from app.services.checks import check_answer
+    from app.services.checks import check_answer, read_work
 
     async with open_resources(settings) as services:
-        return await check_answer(services, answer=answer, problem=problem, image=image)
+        if work_image is not None:
+            steps = await read_work(services, work_image)
+        return await check_answer(
+            services, answer=answer, problem=problem, image=image, steps=steps
+        )
 
 
 if __name__ == "__main__":

@@ -256,6 +256,9 @@ class ApiSettings(BaseSettings):
     idempotency_ttl_s: float = 24 * 3600
     # A duplicate waits this long for the first request's response before a 409.
     idempotency_wait_s: float = 30.0
+    # An unfinished claim older than this belongs to a request that died (its release failed
+    # with the database): the key is free again. Longer than any request runs.
+    idempotency_claim_s: float = 120.0
     # SSE: how often the events table is polled, and how long after `done` the stream stays
     # open for later badge changes.
     events_poll_s: float = 0.25
@@ -266,20 +269,33 @@ class ApiSettings(BaseSettings):
     # Open streams per process (beyond: 503 too_many_streams), and how long one stays open
     # before it ends and the client resumes with Last-Event-ID.
     events_max_streams: int = 100
+    events_max_streams_per_tenant: int = 25
     events_max_lifetime_s: float = 300.0
     # Signs dashboard links and login cookies; unset: a random per-process secret.
     dashboard_secret: SecretStr | None = None
     dashboard_link_ttl_s: int = 900
+    # The dashboard cookie's Secure flag: "auto" sets it when the request came over HTTPS (TLS
+    # here, or X-Forwarded-Proto from a proxy in forwarded_allow_ips); "always" behind a
+    # TLS-terminating proxy that is not configured so; "never" only for plain-HTTP testing.
+    dashboard_cookie_secure: Literal["auto", "always", "never"] = "auto"
     # The HTTP layer (uvicorn, `solveverify serve`): idle keep-alive connections are closed
     # after this long; a request's headers may not exceed this many bytes; beyond this many
     # connections and tasks at once uvicorn answers 503 itself.
     http_keep_alive_s: int = 5
+    # A connection must deliver a request's headers within this long of opening (or of the
+    # previous response), and its body within http_body_timeout_s of the headers; else it
+    # is closed (app/api/http_protocol.py), so idle or trickling sockets cannot pile up.
+    http_header_timeout_s: float = 5.0
+    http_body_timeout_s: float = 60.0
+    # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma separated IPs or
+    # networks, "*" for any); empty: none, the peer's address is the client's.
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(default_factory=list)
     http_max_header_bytes: int = 16 * 1024
     http_limit_concurrency: int = 1000
     # h11 enforces the header cap; httptools is faster but caps nothing (uvicorn buffers).
     http_implementation: Literal["h11", "httptools"] = "h11"
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
@@ -308,6 +324,11 @@ class JobSettings(BaseSettings):
     # and the longest it waits before retrying one.
     outbox_poll_s: float = 2.0
     outbox_max_backoff_s: float = 60.0
+    # A job delivered but not completed after this long (lost with Redis, or its tries used
+    # up while the database was away) is delivered again, unless the queue still holds it;
+    # 0: job_timeout_s + 60 s. After max_deliveries it is left for an operator (logged).
+    outbox_redeliver_after_s: float = 0.0
+    max_deliveries: int = 20
     # A scan `queued`/`running` with its input still stored after this long (its job was lost,
     # e.g. with a non-persistent Redis) is queued again; 0: twice job_timeout_s. Checked every
     # stuck_scan_sweep_s by servers and workers.
@@ -319,6 +340,10 @@ class JobSettings(BaseSettings):
     @property
     def stuck_after_s(self) -> float:
         return self.stuck_scan_after_s or 2 * self.job_timeout_s
+
+    @property
+    def redeliver_after_s(self) -> float:
+        return self.outbox_redeliver_after_s or self.job_timeout_s + 60
 
     # design-notes §4: overall = weighted average of the five scored dimensions.
     dimension_weights: dict[str, float] = Field(

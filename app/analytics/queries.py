@@ -59,19 +59,57 @@ async def accuracy_all_tenants(
     return _rows(result)
 
 
-async def daily_trend(session: AsyncSession, days: int = 30) -> list[dict[str, Any]]:
-    result = await session.execute(
-        text("SELECT * FROM v_daily_quality ORDER BY day DESC LIMIT :days"), {"days": days}
-    )
+async def daily_trend(
+    session: AsyncSession, days: int = 30, tenant: str | None = None
+) -> list[dict[str, Any]]:
+    """v_daily_quality's rows (every tenant), or the same computed over one tenant's scans."""
+    if tenant is None:
+        query = "SELECT * FROM v_daily_quality ORDER BY day DESC LIMIT :days"
+    else:
+        postgres = _is_postgres(session)
+        day = "CAST(date_trunc('day', s.created_at) AS DATE)" if postgres else "date(s.created_at)"
+        overall = f"CAST({_json_text('s.deep_evaluation', 'overall', postgres)} AS FLOAT)"
+        query = (
+            f"SELECT {day} AS day, COUNT(*) AS n, "
+            "AVG(CASE WHEN s.verification_status = 'verified' THEN 1.0 ELSE 0.0 END) "
+            "AS verified_rate, "
+            "AVG(CASE WHEN s.verification_status = 'caution' THEN 1.0 ELSE 0.0 END) "
+            f"AS caution_rate, AVG({overall}) AS mean_deep_overall "
+            "FROM solutions s JOIN scans sc ON sc.id = s.scan_id WHERE sc.tenant = :tenant "
+            f"GROUP BY {day} ORDER BY day DESC LIMIT :days"
+        )
+    result = await session.execute(text(query), {"days": days, "tenant": tenant})
     return list(reversed(_rows(result)))
 
 
-async def suggestions(session: AsyncSession, limit: int = 20) -> list[dict[str, Any]]:
-    result = await session.execute(
-        text("SELECT * FROM v_improvement_suggestions ORDER BY n DESC, suggestion LIMIT :limit"),
-        {"limit": limit},
-    )
+async def suggestions(
+    session: AsyncSession, limit: int = 20, tenant: str | None = None
+) -> list[dict[str, Any]]:
+    """v_improvement_suggestions's rows (every tenant), or the same over one tenant's scans."""
+    if tenant is None:
+        query = "SELECT * FROM v_improvement_suggestions ORDER BY n DESC, suggestion LIMIT :limit"
+    else:
+        suggestion = _json_text(
+            "s.deep_evaluation", "improvement_suggestions", _is_postgres(session)
+        )
+        query = (
+            f"SELECT {suggestion} AS suggestion, COUNT(*) AS n "
+            "FROM solutions s JOIN scans sc ON sc.id = s.scan_id "
+            f"WHERE sc.tenant = :tenant AND s.deep_evaluation IS NOT NULL "
+            f"AND {suggestion} IS NOT NULL AND {suggestion} <> '' "
+            f"GROUP BY {suggestion} ORDER BY n DESC, suggestion LIMIT :limit"
+        )
+    result = await session.execute(text(query), {"limit": limit, "tenant": tenant})
     return _rows(result)
+
+
+def _is_postgres(session: AsyncSession) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def _json_text(column: str, key: str, postgres: bool) -> str:
+    # As the views' migration (0004) spells it, so a tenant's rows match the view's.
+    return f"({column} ->> '{key}')" if postgres else f"json_extract({column}, '$.{key}')"
 
 
 async def best_providers(

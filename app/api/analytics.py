@@ -7,12 +7,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query
 
 from app.analytics import queries
-from app.api.auth import get_analyst
+from app.api.auth import Analyst, analytics_tenant, get_analyst
 from app.api.deps import ServicesDep, SessionDep
 from app.api.openapi_docs import errors
 from app.schemas.analytics import AccuracyRow, RoutingOut, SuggestionRow, TrendRow
 
-# Analytics span every tenant: they are for the operator's analysts (the analyst role).
+# Analyst keys see their own tenant's analytics; platform keys (the operator's) every tenant's.
 router = APIRouter(
     tags=["analytics"], dependencies=[Depends(get_analyst)], responses=errors(401, 403, 429)
 )
@@ -21,6 +21,7 @@ router = APIRouter(
 @router.get("/v1/analytics/accuracy", operation_id="getAccuracy")
 async def accuracy(
     session: SessionDep,
+    analyst: Analyst,
     by: Annotated[
         Literal["subject", "difficulty"],
         Query(description="Group by subject or by difficulty.", examples=["subject"]),
@@ -29,30 +30,35 @@ async def accuracy(
         str | None,
         Query(
             max_length=64,
-            description="Only this tenant's rows; all tenants when absent.",
+            description="Only this tenant's rows; all tenants when absent (a platform key), "
+            "the key's own tenant for an analyst key.",
             examples=["acme"],
         ),
     ] = None,
 ) -> list[AccuracyRow]:
     """Attempts, verdicts and rates per tenant × provider × model × subject (or difficulty),
     from every stored verdict (views v_model_quality_by_subject / _by_difficulty)."""
-    return [AccuracyRow.model_validate(r) for r in await queries.accuracy(session, by, tenant)]
+    rows = await queries.accuracy(session, by, analytics_tenant(analyst, tenant))
+    return [AccuracyRow.model_validate(r) for r in rows]
 
 
 @router.get("/v1/analytics/trend", operation_id="getTrend")
 async def trend(
     session: SessionDep,
+    analyst: Analyst,
     days: Annotated[
         int, Query(ge=1, le=365, description="How many days back, today included.", examples=[30])
     ] = 30,
 ) -> list[TrendRow]:
     """Daily verified and caution rates."""
-    return [TrendRow.model_validate(r) for r in await queries.daily_trend(session, days)]
+    rows = await queries.daily_trend(session, days, analytics_tenant(analyst, None))
+    return [TrendRow.model_validate(r) for r in rows]
 
 
 @router.get("/v1/analytics/suggestions", operation_id="getSuggestions")
 async def suggestions(
     session: SessionDep,
+    analyst: Analyst,
     limit: Annotated[
         int,
         Query(
@@ -61,7 +67,8 @@ async def suggestions(
     ] = 20,
 ) -> list[SuggestionRow]:
     """The most frequent improvement suggestions."""
-    return [SuggestionRow.model_validate(r) for r in await queries.suggestions(session, limit)]
+    rows = await queries.suggestions(session, limit, analytics_tenant(analyst, None))
+    return [SuggestionRow.model_validate(r) for r in rows]
 
 
 @router.get("/v1/analytics/routing", operation_id="getRouting")

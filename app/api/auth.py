@@ -27,23 +27,34 @@ _CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
 def _client_address(request: Request) -> str:
-    # The direct peer: behind a proxy, configure it (uvicorn --proxy-headers) to set this.
+    # The direct peer, or what a proxy listed in SOLVEVERIFY_API_FORWARDED_ALLOW_IPS says the
+    # client is (uvicorn rewrites request.client from X-Forwarded-For only for those).
     return request.client.host if request.client else "unknown"
 
 
-async def _refuse_if_throttled(services: Resources, address: str) -> None:
+async def authenticate_or_refuse(request: Request, services: Resources, key: str) -> Principal:
+    """The key's principal; else 401, or 429 once this address failed too often this minute.
+
+    The key is checked first, whatever the address did: a valid key is never locked out by
+    failures counted against its address (a shared NAT, or someone spraying bad keys from it).
+    Guessing stays cheap for us: malformed keys cost no lookup, and the authenticator
+    remembers both valid and unknown keys (app/services/auth.py)."""
+    principal = await services.authenticator.principal(key)
+    if principal is not None:
+        return principal
+    retry_after = await count_failed_auth(request, services)
+    if retry_after is not None:
+        raise _too_many_failures(services.settings.auth.failed_auth_per_minute, retry_after)
+    raise ApiError(401, "invalid_api_key", "the API key is unknown or revoked", headers=_CHALLENGE)
+
+
+async def count_failed_auth(request: Request, services: Resources) -> float | None:
+    """Count a failed authentication (a bad key, a bad dashboard login or link) against the
+    client's address; seconds to wait when it is over `failed_auth_per_minute`, else None."""
     limit = services.settings.auth.failed_auth_per_minute
     if limit <= 0:
-        return
-    retry_after = await services.rate_limiter.exceeded(f"authfail:{address}", limit)
-    if retry_after is not None:
-        raise _too_many_failures(limit, retry_after)
-
-
-async def _count_failure(services: Resources, address: str) -> None:
-    limit = services.settings.auth.failed_auth_per_minute
-    if limit > 0:
-        await services.rate_limiter.hit(f"authfail:{address}", limit)
+        return None
+    return await services.rate_limiter.hit(f"authfail:{_client_address(request)}", limit)
 
 
 def _too_many_failures(limit: int, retry_after: float) -> ApiError:
@@ -68,16 +79,7 @@ async def get_caller(
                 headers=_CHALLENGE,
             )
         return ANONYMOUS
-    # Guessing keys costs a database lookup each: an address that keeps failing is refused
-    # before the lookup.
-    address = _client_address(request)
-    await _refuse_if_throttled(services, address)
-    principal = await services.authenticator.principal(credentials.credentials)
-    if principal is None:
-        await _count_failure(services, address)
-        raise ApiError(
-            401, "invalid_api_key", "the API key is unknown or revoked", headers=_CHALLENGE
-        )
+    principal = await authenticate_or_refuse(request, services, credentials.credentials)
     if auth.rate_limit_per_minute > 0 and principal.key_id is not None:
         # Never fails open: without Redis the limiter counts in memory (app/auth/ratelimit.py).
         limit = auth.rate_limit_per_minute
@@ -102,3 +104,17 @@ async def get_analyst(caller: Caller, services: ServicesDep) -> Principal:
     if caller.is_analyst or (caller is ANONYMOUS and not services.settings.auth.required):
         return caller
     raise ApiError(403, "forbidden", "analytics need an API key with the analyst role")
+
+
+Analyst = Annotated[Principal, Depends(get_analyst)]
+
+
+def analytics_tenant(analyst: Principal, requested: str | None) -> str | None:
+    """The tenant an analyst's analytics cover (None: every tenant). A platform key, or the
+    open server's anonymous caller, sees every tenant or the one it asks for; an analyst key
+    sees its own tenant only, and asking for another is a 403."""
+    if analyst.sees_every_tenant or analyst is ANONYMOUS:
+        return requested
+    if requested is not None and requested != analyst.tenant:
+        raise ApiError(403, "forbidden", "an analyst key sees its own tenant's analytics only")
+    return analyst.tenant

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
 from app.api.auth import Caller
 from app.api.deps import ServicesDep
@@ -10,11 +11,11 @@ from app.api.errors import ApiError, parse_or_422
 from app.api.forms import read_image_form
 from app.api.openapi_docs import errors
 from app.schemas.checks import CheckCreate, CheckForm, CheckResponse
-from app.services.checks import check_answer
+from app.services.checks import check_answer, read_work
 from app.services.scans import UnreadableInput
 
 router = APIRouter(prefix="/v1/checks", tags=["checks"])
-FORM_FIELDS = ("answer", "problem")
+FORM_FIELDS = ("answer", "problem", "steps", "image_of")
 
 _MULTIPART_SCHEMA = {
     "type": "object",
@@ -32,6 +33,19 @@ _MULTIPART_SCHEMA = {
             "type": "string",
             "description": "Optional typed text to go with the image.",
             "examples": ["If 7 - 4x = 15, what is 8x + 2?"],
+        },
+        "steps": {
+            "type": "string",
+            "description": "Optional: the student's worked steps, one per line.",
+            "examples": ["7 - 4x = 15\n-4x = 8\nx = -2"],
+        },
+        "image_of": {
+            "type": "string",
+            "enum": ["problem", "work"],
+            "description": "What the image shows: `problem` (default), or `work`: the "
+            "student's worked steps, one per line, read in order (the problem then comes "
+            "as text in `problem`).",
+            "examples": ["work"],
         },
     },
 }
@@ -53,17 +67,24 @@ _OPENAPI_BODY = {
     openapi_extra=_OPENAPI_BODY,
     responses=errors(401, 413, 415, 422, 429, 503),
 )
-async def create_check(request: Request, services: ServicesDep, _caller: Caller) -> CheckResponse:
-    """Judge an answer: correct, incorrect, or unknown when no check is sure. Nothing is stored."""
+async def create_check(request: Request, services: ServicesDep, _caller: Caller) -> JSONResponse:
+    """Judge an answer: correct, incorrect, or unknown when no check is sure; with the
+    student's steps, also the first wrong step and a verdict per step. Nothing is stored."""
     limits = services.settings.input
     content_type = request.headers.get("content-type", "")
     image: bytes | None = None
     if content_type.startswith("multipart/form-data"):
         checked, image, _ = await read_image_form(request, limits, CheckForm, FORM_FIELDS)
-        problem, answer = checked.problem, checked.answer
+        problem, answer, steps = checked.problem, checked.answer, checked.steps
+        if checked.image_of == "work":
+            try:
+                steps = await read_work(services, image)
+            except UnreadableInput as exc:
+                raise ApiError(422, exc.code, exc.message) from exc
+            image = None
     elif content_type.startswith("application/json") or not content_type:
         body = parse_or_422(CheckCreate, await request.body(), max_text_chars=limits.max_text_chars)
-        problem, answer = body.problem, body.answer
+        problem, answer, steps = body.problem, body.answer, body.steps
     else:
         raise ApiError(
             415,
@@ -72,6 +93,9 @@ async def create_check(request: Request, services: ServicesDep, _caller: Caller)
             "'image' and 'answer'",
         )
     try:
-        return await check_answer(services, answer=answer, problem=problem, image=image)
+        response = await check_answer(
+            services, answer=answer, problem=problem, image=image, steps=steps
+        )
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
+    return JSONResponse(response.public())

@@ -14,10 +14,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from app.api.query_guard import QueryStringGuard
 from app.api.request_context import current_request_id
+from app.db.errors import is_invalid_value, is_out_of_resources, is_try_later, sqlstate
 from app.ocr.errors import ImageUnreadable, OcrBusy
 
 log = logging.getLogger(__name__)
@@ -78,6 +80,9 @@ def internal_error_response() -> JSONResponse:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    # Query strings are bad input too: refused before any route (app/api/query_guard.py).
+    app.add_middleware(QueryStringGuard)
+
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
         extra = {"details": exc.details} if exc.details is not None else {}
@@ -102,12 +107,24 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DBAPIError)
     @app.exception_handler(ConnectionError)
     async def database_unavailable(_: Request, exc: Exception) -> JSONResponse:
-        if isinstance(exc, DBAPIError) and not _lost_connection(exc):
+        if is_invalid_value(exc):
+            # A value the database cannot store or compare (NUL in text, a date beyond its
+            # range): the caller's input, whichever check upstream missed it.
+            log.warning(
+                "database refused a value (SQLSTATE %s) [request %s]",
+                sqlstate(exc),  # type: ignore[arg-type]  # is_invalid_value: a DBAPIError
+                current_request_id(),
+            )
+            return JSONResponse(
+                error_body("invalid_request", "a value in the request cannot be stored"),
+                status_code=422,
+            )
+        if isinstance(exc, DBAPIError) and not is_try_later(exc):
             # The message holds the SQL (and, without hide_parameters, the student's text).
             log.error(
                 "database error %s (SQLSTATE %s) [request %s]",
                 type(exc.orig).__name__,
-                _sqlstate(exc) or "-",
+                sqlstate(exc) or "-",
                 current_request_id(),
             )
             return internal_error_response()
@@ -115,10 +132,11 @@ def install_error_handlers(app: FastAPI) -> None:
         log.warning(
             "database unavailable: %s [request %s]", _error_class(exc), current_request_id()
         )
+        retry_after = RESOURCES_RETRY_AFTER_S if is_out_of_resources(exc) else 1
         return JSONResponse(
             error_body("service_unavailable", "the database is unavailable; retry shortly"),
             status_code=503,
-            headers={"Retry-After": "1"},
+            headers={"Retry-After": str(retry_after)},
         )
 
     @app.exception_handler(HTTPException)
@@ -136,14 +154,5 @@ def _error_class(exc: Exception) -> str:
     return type(inner if inner is not None else exc).__name__
 
 
-def _sqlstate(exc: DBAPIError) -> str:
-    state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None) or ""
-    return str(state)
-
-
-def _lost_connection(exc: DBAPIError) -> bool:
-    """The database went away (restart, shutdown, network), as opposed to a bad query."""
-    if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
-        return True
-    # SQLSTATE class 08 (connection exception) and 57P0x (shutting down, starting up).
-    return _sqlstate(exc).startswith(("08", "57P"))
+# Disk full or out of memory clears in minutes, not in a second.
+RESOURCES_RETRY_AFTER_S = 30

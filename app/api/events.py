@@ -7,8 +7,10 @@ numbers; `Last-Event-ID` resumes after one. The table is polled, so any process'
 seen; heartbeats are SSE comments; the stream ends a quiet period after `done`/`failed`.
 
 Streams are bounded so listeners cannot starve the server: at most `events_max_streams` per
-process (beyond: 503 + Retry-After), each open at most `events_max_lifetime_s` (the client
-reconnects with Last-Event-ID), and the poll interval backs off while nothing changes.
+process and `events_max_streams_per_tenant` of them for any one tenant, so one tenant cannot
+hold every slot (beyond either: 503 + Retry-After), each open at most `events_max_lifetime_s`
+(the client reconnects with Last-Event-ID), and the poll interval backs off while nothing
+changes.
 """
 
 from __future__ import annotations
@@ -56,25 +58,35 @@ def parse_last_event_id(value: str | None) -> int:
 
 
 class StreamSlots:
-    """How many event streams this process serves at once (each polls the database)."""
+    """How many event streams this process serves at once (each polls the database), in all
+    and per tenant. The open server's one anonymous tenant (None) has only the overall limit."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit, self.open = limit, 0
+    def __init__(self, limit: int, per_tenant: int) -> None:
+        self.limit, self.per_tenant, self.open = limit, per_tenant, 0
+        self._by_tenant: dict[str, int] = {}
 
-    def take(self) -> bool:
+    def take(self, tenant: str | None) -> bool:
         if self.open >= self.limit:
             return False
+        if tenant is not None:
+            if self._by_tenant.get(tenant, 0) >= self.per_tenant:
+                return False
+            self._by_tenant[tenant] = self._by_tenant.get(tenant, 0) + 1
         self.open += 1
         return True
 
-    def give_back(self) -> None:
+    def give_back(self, tenant: str | None) -> None:
         self.open -= 1
+        if tenant is not None:
+            left = self._by_tenant.pop(tenant) - 1
+            if left:
+                self._by_tenant[tenant] = left
 
 
-def _slots(request: Request, limit: int) -> StreamSlots:
+def _slots(request: Request, limit: int, per_tenant: int) -> StreamSlots:
     slots: StreamSlots | None = getattr(request.app.state, "event_stream_slots", None)
-    if slots is None or slots.limit != limit:
-        slots = request.app.state.event_stream_slots = StreamSlots(limit)
+    if slots is None or (slots.limit, slots.per_tenant) != (limit, per_tenant):
+        slots = request.app.state.event_stream_slots = StreamSlots(limit, per_tenant)
     return slots
 
 
@@ -82,15 +94,15 @@ class SlotStreamingResponse(StreamingResponse):
     """Gives its stream slot back however the response ends (finished, disconnected,
     cancelled), even when the body generator never started."""
 
-    def __init__(self, *args: Any, slots: StreamSlots, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, slots: StreamSlots, tenant: str | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.slots = slots
+        self.slots, self.tenant = slots, tenant
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.slots.give_back()
+            self.slots.give_back(self.tenant)
 
 
 def sse(event_id: int, kind: str, data: Any) -> str:
@@ -126,8 +138,8 @@ async def stream_scan_events(
     if await ScanRepository(session).get_scan(scan_id, caller.tenant) is None:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
     api = services.settings.api
-    slots = _slots(request, api.events_max_streams)
-    if not slots.take():
+    slots = _slots(request, api.events_max_streams, api.events_max_streams_per_tenant)
+    if not slots.take(caller.tenant):
         raise ApiError(
             503,
             "too_many_streams",
@@ -137,6 +149,7 @@ async def stream_scan_events(
     return SlotStreamingResponse(
         _events(services, request, scan_id, after),
         slots=slots,
+        tenant=caller.tenant,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

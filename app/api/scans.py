@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
@@ -213,6 +213,9 @@ def _decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         created_at, scan_id = raw.split("|")
-        return datetime.fromisoformat(created_at), uuid.UUID(scan_id)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+        # In UTC, as the API writes them: a +14:00 at 0001-01-01 (or -14:00 at 9999-12-31)
+        # has no UTC instant, and would fail inside the query instead of here.
+        when = datetime.fromisoformat(created_at)
+        return when.replace(tzinfo=when.tzinfo or UTC).astimezone(UTC), uuid.UUID(scan_id)
+    except (ValueError, OverflowError, binascii.Error, UnicodeDecodeError):
         raise ApiError(422, "invalid_cursor", "cursor is not a next_cursor from this API") from None

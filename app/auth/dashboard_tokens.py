@@ -1,4 +1,7 @@
-"""Short-lived HMAC-signed tokens for opening /dashboard in a browser (link or cookie)."""
+"""Short-lived HMAC-signed tokens for opening /dashboard in a browser (link or cookie).
+
+A token's lifetime is fixed when it is signed: exchanging a link for the cookie keeps the
+link's expiry (the cookie holds the same token), so no chain of exchanges outlives it."""
 
 from __future__ import annotations
 
@@ -39,3 +42,8 @@ def verify(secret: str | None, token: str, now: float | None = None) -> bool:
         return False  # compare_digest refuses non-ASCII str
     expected = sign(secret, 0, now=int(expires)).partition(".")[2]
     return hmac.compare_digest(expected.encode(), signature.encode())
+
+
+def expires_at(token: str) -> int:
+    """The expiry (Unix time) of a token `verify` accepted."""
+    return int(token.partition(".")[0])

@@ -13,8 +13,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Literal
 
-Role = Literal["student", "analyst"]
-ROLES: tuple[Role, ...] = ("student", "analyst")
+# student: scans and checks of its tenant; analyst: also its tenant's analytics; platform: the
+# operator's analysts, who see every tenant's analytics and the cross-tenant dashboard.
+Role = Literal["student", "analyst", "platform"]
+ROLES: tuple[Role, ...] = ("student", "analyst", "platform")
 PREFIX = "sv_"
 
 
@@ -28,7 +30,11 @@ class Principal:
 
     @property
     def is_analyst(self) -> bool:
-        return self.role == "analyst"
+        return self.role in ("analyst", "platform")
+
+    @property
+    def sees_every_tenant(self) -> bool:
+        return self.role == "platform"
 
 
 ANONYMOUS = Principal(tenant=None, role=None)
@@ -56,9 +62,13 @@ def key_id_of(key: str) -> str | None:
     if not key.startswith(PREFIX):
         return None
     key_id, sep, secret = key[len(PREFIX) :].partition("_")
-    if not sep or len(key_id) != 12 or not secret:
-        return None
+    if not sep or len(key_id) != 12 or not secret or not _is_hex(key_id):
+        return None  # not one of ours: no lookup (and nothing Postgres would refuse, like NUL)
     return key_id
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)
 
 
 def matches(key: str, key_hash: str) -> bool:

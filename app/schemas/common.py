@@ -51,6 +51,7 @@ class CautionCode(StrEnum):
     not_verified = "not_verified"
     failed_verification = "failed_verification"
     low_confidence = "low_confidence"
+    incomplete_reading = "incomplete_reading"
 
 
 class CautionReason(BaseModel):

@@ -144,6 +144,12 @@ class SolutionResponse(BaseModel):
         description="OCR confidence in [0, 1]; null for text scans.",
         examples=[0.93],
     )
+    ocr_latex: str | None = Field(
+        default=None,
+        description="What was read off the photo, as LaTeX (fractions, roots and powers as "
+        "they were printed), to show the student and let them correct it; null for text scans.",
+        examples=[r"\frac{x}{4}=3"],
+    )
     subject: Subject = Field(description="The subject.", examples=["math"])
     grade_band: str = Field(description="primary, middle or high.", examples=["middle"])
     difficulty: str = Field(description="easy, medium or hard.", examples=["easy"])

@@ -4,17 +4,21 @@ No solving: the programmatic check, then the problem bank's ground truth, then (
 an admitted model verifier is configured) an independent model, through the same validator
 as QUICK_VERIFY. The verdict is `correct` / `incorrect` only when the deciding check is sure;
 anything else is `unknown`. Used by POST /v1/checks and `solveverify check`.
+
+With the student's worked steps, each step is checked too (app.services.step_checks): the
+response adds the first wrong step and a verdict per step.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from app.analysis.classifier import detect_language
 from app.pipeline.context import PipelineContext
 from app.pipeline.verification_stages import validation_stages
 from app.resources import Resources
-from app.schemas.checks import CheckResponse
+from app.schemas.checks import MAX_STEP_CHARS, MAX_STEPS, CheckResponse
 from app.services.scans import UnreadableInput
 from app.verification.validator import ValidationOutcome, validate
 
@@ -25,21 +29,56 @@ NO_STEPS = "(the student gave only the final answer)"
 
 
 async def check_answer(
-    services: Resources, *, answer: str, problem: str | None = None, image: bytes | None = None
+    services: Resources,
+    *,
+    answer: str,
+    problem: str | None = None,
+    image: bytes | None = None,
+    steps: list[str] | None = None,
 ) -> CheckResponse:
     """Raises UnreadableInput (as a scan does) when there is no problem to check against."""
+    from app.services.step_checks import check_work  # a sibling that imports this module
+
     text = await _problem_text(services, problem, image)
     ctx = services.pipeline
+    verifier = admitted_verifier(ctx)
     stages = validation_stages(
         ctx,
         text,
         answer,
         ground_truth=await _bank_answer(ctx, text),
-        verifier=admitted_verifier(ctx),
-        steps=NO_STEPS,
+        verifier=verifier,
+        steps="\n".join(steps) if steps else NO_STEPS,
         language=detect_language(text),
     )
-    return check_response(await validate(stages, ctx.thresholds), ctx)
+    if not steps:
+        return check_response(await validate(stages, ctx.thresholds), ctx)
+    outcome, work = await asyncio.gather(
+        validate(stages, ctx.thresholds), check_work(ctx, text, steps, verifier)
+    )
+    response = check_response(outcome, ctx)
+    response.first_error_step, response.steps = work
+    return response
+
+
+async def read_work(services: Resources, image: bytes) -> list[str]:
+    """A photo of the student's work as steps, one per line in reading order. A reading that
+    does not explain all the ink is refused: a lost line would shift every step's index."""
+    if services.pipeline.ocr is None:
+        raise UnreadableInput("ocr_unavailable", "this server cannot read images")
+    read = await services.pipeline.ocr.read(image)
+    if read.unread:
+        raise UnreadableInput(
+            "incomplete_reading", f"the photo of the work could not be read whole: {read.unread}"
+        )
+    steps = [line.strip() for line in read.text.splitlines() if line.strip()]
+    if not steps:
+        raise UnreadableInput("no_text_found", "no text was found in the image")
+    if len(steps) > MAX_STEPS or any(len(step) > MAX_STEP_CHARS for step in steps):
+        raise UnreadableInput(
+            "too_many_steps", f"the photo shows more than {MAX_STEPS} steps or a step too long"
+        )
+    return steps
 
 
 async def _problem_text(services: Resources, problem: str | None, image: bytes | None) -> str:

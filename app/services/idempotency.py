@@ -2,12 +2,19 @@
 first response; another body is a 409; a concurrent duplicate waits (bounded) for the first.
 
 The claim is an INSERT on the unique (tenant, key) in its own short transaction, so whoever
-inserts first runs the request and everyone else reads its stored response."""
+inserts first runs the request and everyone else reads its stored response.
+
+A claim is a lease, not a lock: a request that failed after claiming releases it, and if even
+that fails (the database went away between the claim and the release, or the request's own
+commit failed after its handler returned) the unfinished claim lapses `idempotency_claim_s`
+after it was taken, longer than any request runs (sync requests answer 202 at their deadline),
+and the next request with the key runs. Never a key stuck in 409 for its whole TTL."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,6 +24,7 @@ from app.db.models._columns import utcnow
 from app.db.repositories.idempotency import IdempotencyRepository
 from app.resources import Resources
 
+log = logging.getLogger(__name__)
 POLL_S = 0.1
 
 
@@ -55,8 +63,12 @@ async def begin(
     while True:
         async with services.sessionmaker() as session:
             repo = IdempotencyRepository(session)
+            now = utcnow()
             await repo.delete_older_than(
-                scope, key, utcnow() - timedelta(seconds=api.idempotency_ttl_s)
+                scope,
+                key,
+                now - timedelta(seconds=api.idempotency_ttl_s),
+                unfinished_before=now - timedelta(seconds=api.idempotency_claim_s),
             )
             claimed = await repo.claim(scope, key, route, request_hash)
             row = None if claimed else await repo.get(scope, key)
@@ -81,7 +93,12 @@ async def begin(
 
 
 async def release(services: Resources, tenant: str | None, key: str) -> None:
-    """The first request failed: free the key so a retry runs again."""
-    async with services.sessionmaker() as session:
-        await IdempotencyRepository(session).release(tenant_scope(tenant), key)
-        await session.commit()
+    """The first request failed: free the key so a retry runs again. If the database fails
+    this too, the claim lapses on its own (see the module docstring); the request's own error
+    is what the caller must see, not this one's."""
+    try:
+        async with services.sessionmaker() as session:
+            await IdempotencyRepository(session).release(tenant_scope(tenant), key)
+            await session.commit()
+    except Exception:
+        log.warning("idempotency key not released (it lapses after its claim time)", exc_info=True)

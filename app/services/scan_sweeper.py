@@ -1,22 +1,26 @@
 """Queue again the scans whose job was lost.
 
-A scan is accepted (202) with its input stored and a `run_scan` job in the outbox; once the
-relay hands the job to Redis, the outbox forgets it. A Redis without persistence that dies
-takes those jobs along, and nothing else would ever run them. The sweeper, in every server
-and worker, finds scans still `queued`/`running` long after they were stored (twice the job
-timeout by default) and queues them again under the same job id: a job the queue still holds
-is refused, so a slow queue is never doubled, and `run_queued_scan` ignores finished scans.
+A scan is accepted (202) with its input stored and a `run_scan` job in the outbox, which
+delivers it again until it completes (app/worker/outbox.py). The sweeper is the second net,
+in every server and worker, for scans the outbox does not cover (resumed by an in-process
+server, or whose job ended without running them): it finds scans still `queued`/`running`
+long after they were stored (twice the job timeout by default) and queues them again, unless
+the outbox still owes their job or the queue holds it (two runs of one scan at once would
+collide). The original job id is tried first; if arq refuses it because it keeps a finished
+job's result (an hour), the sweep's own id is used. `run_queued_scan` ignores finished scans.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models._columns import utcnow
+from app.db.repositories.outbox import DELIVERY_SEPARATOR, OutboxRepository
 from app.db.repositories.scan_events import ScanInputRepository
 from app.settings import JobSettings
 from app.worker.queue import TaskQueue
@@ -32,10 +36,17 @@ async def requeue_stuck_scans(
         stuck = await ScanInputRepository(session).stuck_scan_ids(
             utcnow() - timedelta(seconds=stuck_after_s)
         )
+        owed = await OutboxRepository(session).outstanding([f"run_scan:{s}" for s in stuck])
         await session.rollback()
     queued = 0
+    sweep = f"{DELIVERY_SEPARATOR}sweep{int(time.time())}"
     for scan_id in stuck:
-        if await queue.enqueue("run_scan", str(scan_id), job_id=f"run_scan:{scan_id}"):
+        job_id = f"run_scan:{scan_id}"
+        if job_id in owed or await queue.is_pending(job_id):
+            continue
+        if await queue.enqueue("run_scan", str(scan_id), job_id=job_id) or await queue.enqueue(
+            "run_scan", str(scan_id), job_id=job_id + sweep
+        ):
             queued += 1
     if queued:
         log.warning("queued %d stuck scan(s) again (their job was lost)", queued)

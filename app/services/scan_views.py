@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.db.models import Scan, Solution
+from app.ocr.latex import to_latex
 from app.pipeline.prompts.localized import caution_message
 from app.schemas.common import CautionReason
 from app.schemas.evaluation import DeepEvaluation
@@ -67,6 +68,7 @@ def _solution_fields(scan: Scan, solution: Solution) -> dict[str, Any]:
         "problem_text": scan.problem_text,
         "ocr_text": scan.problem_text if scan.source == "image" else None,
         "ocr_confidence": scan.ocr_confidence,
+        "ocr_latex": to_latex(scan.problem_text) if scan.source == "image" else None,
         "subject": scan.subject,
         "grade_band": scan.grade_band,
         "difficulty": scan.difficulty,

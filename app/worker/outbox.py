@@ -5,6 +5,13 @@ never hand out the same row together) and marked in another, with the queue call
 and no transaction open (SQLite cannot upgrade a read snapshot after another commit). Delivery
 is at least once; job ids make a second delivery a no-op in either queue, and every task is
 idempotent besides.
+
+Delivery is acknowledged by completion, not by enqueue: the job marks its row completed when
+its task finished (app/worker/queue.py). A row delivered `redeliver_after_s` ago and still not
+completed is delivered again, as `<job_id>@<n>` (arq keeps the id of a finished or failed job
+for an hour), unless the queue still holds its last delivery (a backlog, a deferred retry):
+a Redis restarted without its data, a worker killed mid-job, or a job whose tries a database
+outage used up all end in the job running again.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models._columns import utcnow
-from app.db.repositories.outbox import OutboxRepository
+from app.db.repositories.outbox import DueJob, OutboxRepository
 from app.settings import JobSettings
 from app.worker.queue import TaskQueue
 
@@ -36,6 +43,8 @@ class OutboxRelay:
         batch: int = 200,
         gather_s: float = 0.05,
         lease_s: float = 60.0,
+        redeliver_after_s: float = 360.0,
+        max_deliveries: int = 20,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.queue = queue
@@ -47,8 +56,13 @@ class OutboxRelay:
         # Claimed rows are hidden from other processes' relays this long (at least once:
         # a relay that dies mid-batch leaves them to the next one after the lease).
         self.lease_s = lease_s
+        self.redeliver_after_s = redeliver_after_s
+        self.max_deliveries = max_deliveries
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
+        # An outage is logged when it starts and when it ends, not at every poll.
+        self._queue_down = False
+        self._database_down = False
 
     @classmethod
     def from_settings(
@@ -59,6 +73,8 @@ class OutboxRelay:
             queue,
             poll_s=jobs.outbox_poll_s,
             max_backoff_s=jobs.outbox_max_backoff_s,
+            redeliver_after_s=jobs.redeliver_after_s,
+            max_deliveries=jobs.max_deliveries,
         )
 
     def kick(self) -> None:
@@ -74,8 +90,18 @@ class OutboxRelay:
             self._wake.clear()
             try:
                 await self.drain()
-            except Exception:  # the database may be restarting: try again at the next poll
-                log.warning("outbox relay could not drain", exc_info=True)
+            except Exception as exc:  # the database may be restarting: try at the next poll
+                if not self._database_down:
+                    self._database_down = True
+                    log.warning(
+                        "outbox relay cannot reach the database (%s); retrying every %.0f s",
+                        type(exc).__name__,
+                        self.poll_s,
+                    )
+            else:
+                if self._database_down:
+                    self._database_down = False
+                    log.warning("outbox relay reaches the database again")
 
     async def drain(self) -> int:
         """Deliver every due row; the number delivered. Stops early when the queue fails."""
@@ -85,24 +111,36 @@ class OutboxRelay:
                 async with self.sessionmaker() as session:
                     now = utcnow()
                     lease = now + timedelta(seconds=self.lease_s)
-                    due = await OutboxRepository(session).claim_due(now, self.batch, lease)
+                    redeliver_before = now - timedelta(seconds=self.redeliver_after_s)
+                    due = await OutboxRepository(session).claim_due(
+                        now, self.batch, lease, redeliver_before
+                    )
                     await session.commit()  # end the claim before the queue calls
                 if not due:
                     return delivered_total
                 delivered: list[int] = []
+                queued: list[int] = []  # redeliveries the queue still holds
+                given_up: list[int] = []
                 failure: tuple[int, int, str] | None = None
-                for message_id, task, args, job_id, attempts in due:
+                for job in due:
                     try:
-                        await asyncio.wait_for(
-                            self.queue.enqueue(task, *args, job_id=job_id), self.enqueue_timeout_s
-                        )
+                        outcome = await asyncio.wait_for(self._deliver(job), self.enqueue_timeout_s)
                     except Exception as exc:
-                        failure = (message_id, attempts + 1, repr(exc))
+                        failure = (job.id, job.attempts + 1, repr(exc))
                         break  # the queue is down: leave the rest for later, in order
-                    delivered.append(message_id)
+                    if outcome != "completed":
+                        {"delivered": delivered, "queued": queued, "given_up": given_up}[
+                            outcome
+                        ].append(job.id)
+                    else:
+                        queued.append(job.id)  # (a completed row is never claimed again)
                 async with self.sessionmaker() as session:
                     outbox = OutboxRepository(session)
                     await outbox.mark_delivered(delivered, utcnow())
+                    await outbox.still_queued(queued, utcnow())
+                    await outbox.give_up(
+                        given_up, utcnow(), f"not completed after {self.max_deliveries} deliveries"
+                    )
                     if failure is not None:
                         message_id, attempts, error = failure
                         delay = min(self.max_backoff_s, 0.5 * 2**attempts)
@@ -112,12 +150,40 @@ class OutboxRelay:
                             available_at=utcnow() + timedelta(seconds=delay),
                             error=error,
                         )
-                        untried = [row[0] for row in due if row[0] not in delivered]
-                        await outbox.release([i for i in untried if i != message_id], utcnow())
+                        done = {*delivered, *queued, *given_up, message_id}
+                        await outbox.release([j.id for j in due if j.id not in done], utcnow())
                     await session.commit()
                 delivered_total += len(delivered)
                 if failure is not None:
-                    log.warning("queue unavailable; %d job(s) wait in the outbox", len(due))
+                    if not self._queue_down:
+                        self._queue_down = True
+                        log.warning("queue unavailable; %d job(s) wait in the outbox", len(due))
                     return delivered_total
+                if self._queue_down and delivered:
+                    self._queue_down = False
+                    log.warning("queue reachable again; the outbox delivers what waited")
                 if len(due) < self.batch:
                     return delivered_total
+
+    async def _deliver(self, job: DueJob) -> str:
+        """Hand one row's job to the queue: "delivered", "queued" (the queue still holds its
+        last delivery), "completed" (it finished since the claim) or "given_up" (delivered
+        max_deliveries times, never completed)."""
+        if job.delivered:
+            if job.deliveries >= self.max_deliveries:
+                log.error(
+                    "job %s was delivered %d times and never completed; giving up on it",
+                    job.job_id,
+                    job.deliveries,
+                )
+                return "given_up"
+            if await self.queue.is_pending(job.last_queue_job_id):
+                return "queued"
+            # A job acknowledges before the queue records it finished: read again after
+            # asking the queue, or a job that just completed would run twice.
+            async with self.sessionmaker() as session:
+                if await OutboxRepository(session).is_completed(job.id):
+                    return "completed"
+            log.warning("job %s did not complete; delivering it again", job.job_id)
+        await self.queue.enqueue(job.task, *job.args, job_id=job.queue_job_id)
+        return "delivered"

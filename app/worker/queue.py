@@ -2,7 +2,13 @@
 
 Both honour a caller-chosen job id, so the same job enqueued twice runs once, and both follow
 one retry contract: a task that raises `RetryLater` runs again after its delay (until the
-job's tries are used up); any other exception fails the job, logged with its id.
+job's tries are used up); so does one that meets a transient infrastructure error (the
+database or Redis away or saying "try later"), with exponential backoff; any other exception
+fails the job, logged with its id.
+
+Both acknowledge a job by completion: when its task returned (or failed for good), the job's
+outbox row is marked completed; a job whose tries ran out on transient errors is not, and the
+outbox delivers it again later (app/worker/outbox.py).
 """
 
 from __future__ import annotations
@@ -16,8 +22,13 @@ from typing import Any, Protocol
 
 from arq import ArqRedis, Retry, create_pool
 from arq.connections import RedisSettings
+from arq.jobs import Job, JobStatus
 from arq.typing import WorkerCoroutine
+from redis.exceptions import RedisError
 
+from app.db.errors import is_try_later
+from app.db.models._columns import utcnow
+from app.db.repositories.outbox import OutboxRepository, outbox_job_id
 from app.llm.budget import Purpose, llm_purpose
 from app.worker.context import JOB_CONTEXT_KEY, JobContext
 
@@ -33,6 +44,29 @@ class RetryLater(Exception):
     def __init__(self, reason: str, delay_s: float = 5.0) -> None:
         super().__init__(reason)
         self.delay_s = delay_s
+
+
+def is_transient(exc: BaseException) -> bool:
+    """The database or Redis is away or busy: worth another try later, not a failure."""
+    return is_try_later(exc) or isinstance(exc, RedisError | OSError)
+
+
+def backoff_s(attempt: int, cap_s: float = 60.0) -> float:
+    """1, 2, 4 ... seconds, at most `cap_s`: a 7 s database restart costs a few tries."""
+    return float(min(cap_s, 2 ** max(0, attempt - 1)))
+
+
+async def acknowledge(context: JobContext | None, job_id: str | None) -> None:
+    """Mark the job's outbox row completed (jobs not from the outbox change nothing). A failure
+    here only means the job may run once more: tasks are idempotent."""
+    if context is None or not job_id:
+        return
+    try:
+        async with context.sessionmaker() as session:
+            await OutboxRepository(session).mark_completed(outbox_job_id(job_id), utcnow())
+            await session.commit()
+    except Exception as exc:
+        log.warning("job %s done but not acknowledged (%s)", job_id, type(exc).__name__)
 
 
 # A queued scan is a student's request run by the worker: it spends the request share.
@@ -52,15 +86,24 @@ def for_arq(task: Task, name: str | None = None) -> WorkerCoroutine:
 
     @functools.wraps(task)
     async def run(ctx: dict[Any, Any], *args: Any, **kwargs: Any) -> Any:
+        job_id = ctx.get("job_id")
         try:
             with llm_purpose(purpose):
-                return await task(ctx, *args, **kwargs)
+                result = await task(ctx, *args, **kwargs)
         except RetryLater as exc:
-            log.warning("job %s: %s; retrying in %.0fs", ctx.get("job_id"), exc, exc.delay_s)
+            log.warning("job %s: %s; retrying in %.0fs", job_id, exc, exc.delay_s)
             raise Retry(defer=exc.delay_s) from exc
-        except Exception:
-            log.exception("job %s failed", ctx.get("job_id"))
+        except Exception as exc:
+            if is_transient(exc):
+                # Not acknowledged: if its tries run out the outbox delivers it again.
+                delay = backoff_s(int(ctx.get("job_try") or 1))
+                log.warning("job %s: %s; retrying in %.0fs", job_id, type(exc).__name__, delay)
+                raise Retry(defer=delay) from exc
+            log.exception("job %s failed", job_id)
+            await acknowledge(ctx.get(JOB_CONTEXT_KEY), job_id)  # for good: do not redeliver
             raise
+        await acknowledge(ctx.get(JOB_CONTEXT_KEY), job_id)
+        return result
 
     return run
 
@@ -70,6 +113,10 @@ class TaskQueue(Protocol):
         self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
     ) -> bool:
         """True when the job was queued, False when a job with that id already exists."""
+        ...
+
+    async def is_pending(self, job_id: str) -> bool:
+        """Is the job with this id waiting or running in the queue?"""
         ...
 
     async def ping(self) -> bool: ...
@@ -139,22 +186,34 @@ class InProcessQueue:
             try:
                 async with self._slots:
                     with llm_purpose(purpose_of(task)):
-                        return await self.tasks[task](ctx, *args)
+                        result = await self.tasks[task](ctx, *args)
+                await acknowledge(self.context, job_id)
+                return result
             except RetryLater as exc:
                 if attempt == self.max_tries:
                     log.error("job %s failed after %d tries: %s", job_id, attempt, exc)
                     return None
                 log.warning("job %s: %s; retrying in %.0fs", job_id, exc, exc.delay_s)
                 await asyncio.sleep(exc.delay_s)
-            except Exception:
-                log.exception("job %s failed", job_id)
-                return None
+            except Exception as exc:
+                if not is_transient(exc):
+                    log.exception("job %s failed", job_id)
+                    await acknowledge(self.context, job_id)
+                    return None
+                if attempt == self.max_tries:  # left to the outbox's redelivery
+                    log.error("job %s: %s after %d tries", job_id, type(exc).__name__, attempt)
+                    return None
+                log.warning("job %s: %s; retrying", job_id, type(exc).__name__)
+                await asyncio.sleep(backoff_s(attempt))
         return None
 
     async def join(self) -> None:
         """Wait for every job queued so far (tests, CLI)."""
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
+
+    async def is_pending(self, job_id: str) -> bool:
+        return job_id in self._seen
 
     async def ping(self) -> bool:
         return True
@@ -214,6 +273,10 @@ class ArqQueue:
             task, *args, _job_id=job_id, _queue_name=self.queue_name, _defer_until=defer_until
         )
         return job is not None
+
+    async def is_pending(self, job_id: str) -> bool:
+        job = Job(job_id, await self.pool(), _queue_name=self.queue_name)
+        return await job.status() in (JobStatus.deferred, JobStatus.queued, JobStatus.in_progress)
 
     async def ping(self) -> bool:
         try:

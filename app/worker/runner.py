@@ -4,8 +4,11 @@ arq's `Worker.main` polls Redis in a loop; a connection error escapes it and `ru
 exits the process, so one Redis restart would stop every background job until someone
 restarted the worker. Here the loop is started again after such an error, with backoff (up to
 `SOLVEVERIFY_WORKER_REDIS_RETRY_MAX_S`); the log says so once when the outage starts and once
-when Redis answers again. Jobs already running keep running; arq's own signal handling
-(SIGINT/SIGTERM) still stops the worker.
+when it is over. Over means the poll loop has run `stable_s` without a connection error: right
+after a restart a ping answers while pooled connections are still dead (or Redis is still
+loading its data), and counting each of those blips as an outage and a recovery filled the log
+with pairs. Jobs already running keep running; arq's own signal handling (SIGINT/SIGTERM)
+still stops the worker.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from arq.worker import Worker, create_worker
@@ -23,24 +27,37 @@ log = logging.getLogger(__name__)
 REDIS_DOWN = (RedisError, OSError)
 
 
-async def run_until_stopped(worker: Worker, retry_max_s: float, first_delay_s: float = 0.5) -> None:
-    delay, outage = first_delay_s, False
+async def run_until_stopped(
+    worker: Worker, retry_max_s: float, first_delay_s: float = 0.5, stable_s: float = 5.0
+) -> None:
+    delay, down_since = first_delay_s, None
     while True:
+        polling: asyncio.Future[Any] | None = None
         try:
-            if outage:
-                if worker._pool is not None:  # (without a pool, main() connects or raises)
-                    await worker.pool.ping()
-                log.warning("Redis is reachable again: the worker goes on")
-                outage, delay = False, first_delay_s
-            await worker.main()
+            if down_since is not None and worker._pool is not None:
+                await worker.pool.ping()  # (without a pool, main() connects or raises)
+            polling = asyncio.ensure_future(worker.main())
+            if down_since is not None:
+                done, _ = await asyncio.wait({polling}, timeout=stable_s)
+                if not done:  # polled `stable_s` without a connection error: it is over
+                    log.warning(
+                        "Redis is reachable again after %.0f s: the worker goes on",
+                        time.monotonic() - down_since,
+                    )
+                    down_since, delay = None, first_delay_s
+            await polling
             return  # burst mode ends; a normal worker polls until it is cancelled
+        except asyncio.CancelledError:
+            if polling is not None:
+                polling.cancel()  # asyncio.wait does not pass a cancellation on
+            raise
         except REDIS_DOWN as exc:
-            if not outage:
+            if down_since is None:
                 log.warning(
                     "Redis is unreachable (%s): the worker retries until it is back",
                     type(exc).__name__,
                 )
-                outage = True
+                down_since = time.monotonic()
         await asyncio.sleep(delay)
         delay = min(delay * 2, retry_max_s)
 

@@ -203,3 +203,261 @@ def test_cli_bad_input_is_an_error_envelope(tmp_path: Path) -> None:
     result = run_cli("check", "--problem", "1+1=?", "--answer", " ", cwd=tmp_path)
     assert result.returncode == 2
     assert json.loads(result.stderr)["error"]["code"] == "invalid_request"
+
+
+# ------------------------------------------------------------------ the student's steps
+
+
+async def check_steps(client: httpx.AsyncClient, problem: str, answer: str, steps: list[str]):
+    response = await client.post(
+        "/v1/checks", json={"problem": problem, "answer": answer, "steps": steps}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def test_steps_point_at_the_first_wrong_calculation(client: httpx.AsyncClient):
+    problem = "Tom has 18 apples and gives away 6. Then he buys twice as many as he has left."
+    body = await check_steps(client, problem, "34", ["18 - 6 = 12", "12 × 2 = 22", "12 + 22 = 34"])
+    assert body["first_error_step"] == 1
+    verdicts = [(s["index"], s["verdict"], s["method"]) for s in body["steps"]]
+    assert verdicts == [
+        (0, "ok", "arithmetic"),
+        (1, "wrong", "arithmetic"),
+        (2, "ok", "arithmetic"),
+    ]
+    explanation = body["steps"][1]["explanation"]
+    assert explanation.startswith("Step 2") and "12 × 2 = 22" in explanation
+    assert "24" not in explanation  # the right value is not given away
+    assert all(s["explanation"] is None for s in body["steps"] if s["verdict"] != "wrong")
+
+
+async def test_a_derivation_that_loses_the_solution(client: httpx.AsyncClient):
+    body = await check_steps(
+        client, LINEAR, "-26", ["7 - 4x = 15", "-4x = 22", "x = -5.5", "8x + 2 = -42"]
+    )
+    assert body["verdict"] == "incorrect"
+    assert body["first_error_step"] == 1
+    assert [s["verdict"] for s in body["steps"]] == ["ok", "wrong", "ok", "ok"]
+    assert body["steps"][1]["method"] == "equation"
+    assert "-2" not in body["steps"][1]["explanation"]  # x = -2 is not given away
+
+
+async def test_right_work_is_never_flagged(client: httpx.AsyncClient):
+    body = await check_steps(
+        client, LINEAR, "-14", ["7 - 4x = 15", "-4x = 8", "x = -2", "8(-2) + 2 = -14"]
+    )
+    assert body["verdict"] == "correct" and body["first_error_step"] is None
+    assert [s["verdict"] for s in body["steps"]] == ["ok"] * 4
+    assert [s["method"] for s in body["steps"]] == ["equation"] * 3 + ["arithmetic"]
+
+
+async def test_prose_steps_nothing_can_read_are_unchecked(client: httpx.AsyncClient):
+    body = await check_steps(
+        client, WORD_PROBLEM, "86", ["First find how many muffins there are.", "Then subtract."]
+    )
+    assert body["first_error_step"] is None
+    assert [(s["verdict"], s["method"]) for s in body["steps"]] == [("unchecked", None)] * 2
+
+
+async def test_explanation_in_the_students_language(client: httpx.AsyncClient):
+    body = await check_steps(
+        client,
+        "小明有18个苹果，送给同学6个，还剩几个？",
+        "13",
+        ["18-6=13（个）"],
+    )
+    assert body["first_error_step"] == 0
+    assert body["steps"][0]["explanation"].startswith("第1步")
+    assert "12" not in body["steps"][0]["explanation"]
+
+
+async def test_steps_in_a_multipart_form(client: httpx.AsyncClient):
+    png = draw_text("2x + 3 = 11")
+    response = await client.post(
+        "/v1/checks",
+        files={"image": ("p.png", png, "image/png")},
+        data={"answer": "4", "steps": "2x = 11 - 3\n\n2x = 8\nx = 5"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["first_error_step"] == 2
+    assert [s["verdict"] for s in body["steps"]] == ["ok", "ok", "wrong"]
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [[], ["   "], ["x" * 1001], ["1 + 1 = 2"] * 41, "18 - 6 = 12", [1, 2], ["a\x00b"]],
+)
+async def test_bad_steps_are_a_422(client: httpx.AsyncClient, steps):
+    response = await client.post(
+        "/v1/checks", json={"problem": LINEAR, "answer": "-14", "steps": steps}
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "invalid_request"
+
+
+async def test_model_critique_finds_what_arithmetic_cannot(
+    client: httpx.AsyncClient, with_clients, server: FakeLLMServer
+):
+    """An admitted model verifier reads the steps (ProcessBench's critique). Both the answer's
+    verifier and the critique ask the same model at once, so each reply carries both JSONs'
+    keys; each reader takes its own."""
+    server.reset()
+    with_clients(sdk_model(server))
+    reply = {
+        "independent_answer": "86",
+        "is_correct": False,
+        "error_description": "subtracted the wrong number",
+        "confidence": 0.9,
+        "earliest_error_step": 1,
+        "explanation": "It should subtract the 5 muffins kept, the answer is 86.",
+    }
+    server.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    steps = ["7 × 13 = 91", "91 - 7 = 84"]
+    body = await check_steps(client, WORD_PROBLEM, "84", steps)
+    assert body["first_error_step"] == 1
+    assert [(s["verdict"], s["method"]) for s in body["steps"]] == [
+        ("ok", "arithmetic"),
+        ("wrong", "llm"),
+    ]
+    explanation = body["steps"][1]["explanation"]
+    assert explanation.startswith("Step 2") and "86" not in explanation
+    prompts = [r["body"]["messages"][-1]["content"] for r in server.requests]
+    critique = next(p for p in prompts if "<paragraph_1>" in p)
+    assert "91 - 7 = 84" in critique and WORD_PROBLEM in critique
+
+
+async def test_a_proof_overrules_the_model(
+    client: httpx.AsyncClient, with_clients, server: FakeLLMServer
+):
+    server.reset()
+    with_clients(sdk_model(server))
+    reply = {
+        "independent_answer": "86",
+        "is_correct": True,
+        "confidence": 0.95,
+        "earliest_error_step": -1,
+        "explanation": "all fine",
+    }
+    server.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    body = await check_steps(client, WORD_PROBLEM, "86", ["7 × 13 = 92", "92 - 5 = 87"])
+    # The model calls every step right; step 0's arithmetic says otherwise: the model's
+    # verdicts are set aside, the proof stands.
+    assert body["first_error_step"] == 0
+    assert [(s["verdict"], s["method"]) for s in body["steps"]] == [
+        ("wrong", "arithmetic"),
+        ("ok", "arithmetic"),
+    ]
+
+
+def test_cli_steps(tmp_path: Path) -> None:
+    env = {"SOLVEVERIFY_LLAMACPP_ENABLED": "false"}
+    result = run_cli(
+        "check", "--problem", LINEAR, "--answer", "-10",
+        "--step", "7 - 4x = 15", "--step", "-4x = 8", "--step", "x = -2",
+        "--step", "8(-2) + 2 = -10",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert body["verdict"] == "incorrect" and body["first_error_step"] == 3
+    assert body["steps"][3]["method"] == "arithmetic"
+
+
+def draw_lines(lines: list[str], size: int = 56, gap: int = 60) -> bytes:
+    """Work written one step per line, with room between the lines (tightly stacked lines
+    read as stacked notation, and the reader rightly abstains)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from tests.fixtures.images import font
+
+    typeface = font(size)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    boxes = [probe.textbbox((0, 0), line, font=typeface) for line in lines]
+    width = int(max(b[2] - b[0] for b in boxes)) + 80
+    height = int(sum(b[3] - b[1] for b in boxes)) + gap * (len(lines) - 1) + 80
+    image = Image.new("RGB", (width, height), "white")
+    draw, y = ImageDraw.Draw(image), 40
+    for line, box in zip(lines, boxes, strict=True):
+        draw.text((40 - box[0], y - box[1]), line, fill="black", font=typeface)
+        y += int(box[3] - box[1]) + gap
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+async def test_a_photo_of_the_work(client: httpx.AsyncClient):
+    png = draw_lines(["7 - 4x = 15", "-4x = 22", "x = -5.5"])
+    response = await client.post(
+        "/v1/checks",
+        files={"image": ("work.png", png, "image/png")},
+        data={"answer": "-5.5", "problem": "Solve 7 - 4x = 15", "image_of": "work"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["verdict"] == "incorrect"
+    assert body["first_error_step"] == 1 and len(body["steps"]) == 3
+    assert body["steps"][1]["method"] == "equation"
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"answer": "4", "image_of": "work"}, "invalid_request"),  # no problem text
+        ({"answer": "4", "image_of": "work", "problem": "Solve 2x = 8", "steps": "x = 4"},
+         "invalid_request"),  # steps twice
+        ({"answer": "4", "image_of": "homework", "problem": "Solve 2x = 8"}, "invalid_request"),
+    ],
+)  # fmt: skip
+async def test_a_photo_of_the_work_needs_the_problem_as_text(
+    client: httpx.AsyncClient, data: dict, code: str
+):
+    png = draw_text("x = 4")
+    response = await client.post(
+        "/v1/checks", files={"image": ("work.png", png, "image/png")}, data=data
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == code
+
+
+async def test_a_blank_photo_of_the_work_is_a_422(client: httpx.AsyncClient):
+    from tests.fixtures.images import blank_png
+
+    response = await client.post(
+        "/v1/checks",
+        files={"image": ("work.png", blank_png(), "image/png")},
+        data={"answer": "4", "problem": "Solve 2x = 8", "image_of": "work"},
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "no_text_found"
+
+
+def test_cli_photo_of_the_work(tmp_path: Path) -> None:
+    work = tmp_path / "work.png"
+    work.write_bytes(draw_lines(["2x = 11 - 3", "2x = 8", "x = 5"]))
+    env = {"SOLVEVERIFY_LLAMACPP_ENABLED": "false"}
+    result = run_cli(
+        "check", "--problem", "Solve 2x + 3 = 11", "--answer", "5",
+        "--work-image", str(work), cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert body["first_error_step"] == 2
+    assert [s["verdict"] for s in body["steps"]] == ["ok", "ok", "wrong"]
+
+
+async def test_the_largest_work_is_checked_in_time(client: httpx.AsyncClient):
+    """40 steps of 1,000 characters of calculation-shaped text: every step gets a verdict."""
+    import time
+
+    unit = "(12 + 3) × 4 = 60, \\frac{1}{3} × 18 = 6 and 2^{10} = 1024; "
+    noisy = unit * (1000 // len(unit))
+    steps = [noisy] * 39 + ["(" * 400 + "1" + ")" * 400 + " = 2"]
+    started = time.perf_counter()
+    body = await check_steps(client, LINEAR, "-14", steps)
+    assert time.perf_counter() - started < 30
+    assert len(body["steps"]) == 40 and body["first_error_step"] is None
+    assert body["steps"][0]["verdict"] == "ok" and body["steps"][39]["verdict"] == "unchecked"

@@ -108,11 +108,38 @@ async def test_analytics_need_the_analyst_role(secured: FastAPI, http: httpx.Asy
         assert denied.status_code == 403
         assert denied.json()["error"]["code"] == "forbidden"
         assert (await http.get(path, headers=bearer(analyst))).status_code == 200
-    # The dashboard is a page for browsers: anyone but an analyst gets the login form.
-    for headers in ({}, bearer(student), bearer("sv_000000000000_nope")):
+    # The dashboard spans every tenant: anyone but a platform key gets the login form.
+    for headers in ({}, bearer(student), bearer(analyst), bearer("sv_000000000000_nope")):
         page = await http.get("/dashboard", headers=headers)
         assert page.status_code == 401 and "<form" in page.text
-    assert (await http.get("/dashboard", headers=bearer(analyst))).status_code == 200
+    platform = await make_key(secured, "ops", "platform")
+    assert (await http.get("/dashboard", headers=bearer(platform))).status_code == 200
+
+
+async def test_an_analyst_key_sees_its_own_tenant_only(
+    secured: FastAPI, http: httpx.AsyncClient
+) -> None:
+    for tenant in ("school-x", "school-y"):
+        student = await make_key(secured, tenant)
+        scan = await http.post("/v1/scans", json=PROBLEM, headers=bearer(student))
+        assert scan.status_code == 201, scan.text
+    analyst = await make_key(secured, "school-x", "analyst")
+    rows = (await http.get("/v1/analytics/accuracy", headers=bearer(analyst))).json()
+    assert rows and {r["tenant"] for r in rows} == {"school-x"}
+    other = await http.get("/v1/analytics/accuracy?tenant=school-y", headers=bearer(analyst))
+    assert other.status_code == 403 and other.json()["error"]["code"] == "forbidden"
+    own = await http.get("/v1/analytics/accuracy?tenant=school-x", headers=bearer(analyst))
+    assert own.json() == rows
+    trend = (await http.get("/v1/analytics/trend", headers=bearer(analyst))).json()
+    assert sum(day["n"] for day in trend) == 1  # its tenant's one solution, not both
+
+    platform = await make_key(secured, "operator", "platform")
+    every = (await http.get("/v1/analytics/accuracy", headers=bearer(platform))).json()
+    assert {"school-x", "school-y"} <= {r["tenant"] for r in every}
+    chosen = await http.get("/v1/analytics/accuracy?tenant=school-y", headers=bearer(platform))
+    assert {r["tenant"] for r in chosen.json()} == {"school-y"}
+    everywhere = (await http.get("/v1/analytics/trend", headers=bearer(platform))).json()
+    assert sum(day["n"] for day in everywhere) >= 2
 
 
 async def test_revoked_key_stops_working(secured: FastAPI, http: httpx.AsyncClient) -> None:

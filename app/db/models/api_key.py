@@ -21,7 +21,7 @@ class ApiKey(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     created_at: Mapped[CreatedAt]
     tenant: Mapped[str] = mapped_column(String(64), index=True)
-    role: Mapped[str] = mapped_column(String(16))  # student | analyst
+    role: Mapped[str] = mapped_column(String(16))  # student | analyst | platform
     key_hash: Mapped[str] = mapped_column(String(64))
     label: Mapped[str | None] = mapped_column(String(128))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,11 +54,31 @@ class IdempotencyRepository:
             delete(IdempotencyKey).where(IdempotencyKey.tenant == tenant, IdempotencyKey.key == key)
         )
 
-    async def delete_older_than(self, tenant: str, key: str, cutoff: datetime) -> None:
+    async def delete_older_than(
+        self, tenant: str, key: str, cutoff: datetime, *, unfinished_before: datetime
+    ) -> None:
+        """Forget the key if it expired (`cutoff`), or if it is a claim taken before
+        `unfinished_before` that never completed (its request died with it)."""
         await self.session.execute(
             delete(IdempotencyKey).where(
                 IdempotencyKey.tenant == tenant,
                 IdempotencyKey.key == key,
-                IdempotencyKey.created_at < cutoff,
+                or_(
+                    IdempotencyKey.created_at < cutoff,
+                    and_(
+                        IdempotencyKey.completed_at.is_(None),
+                        IdempotencyKey.created_at < unfinished_before,
+                    ),
+                ),
+            )
+        )
+
+    async def forget_scan(self, tenant: str, scan_id: uuid.UUID) -> None:
+        """Erase the stored responses (and the request fingerprints) of the keys that created
+        `scan_id`: a replay must not bring an erased scan's text back."""
+        await self.session.execute(
+            delete(IdempotencyKey).where(
+                IdempotencyKey.tenant == tenant,
+                IdempotencyKey.response_body["scan_id"].as_string() == str(scan_id),
             )
         )

@@ -16,6 +16,7 @@ from app.db.base import Base
 from app.db.documents import DeepEvaluation
 from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
 from app.db.repositories.bulk import insert_new
+from app.db.repositories.idempotency import IdempotencyRepository
 
 
 class ScanRepository:
@@ -86,7 +87,12 @@ class ScanRepository:
         for table in (Solution, ScanEvent, ScanInput):
             await self.session.execute(delete(table).where(table.scan_id.in_(owned)))
         erased = await self.session.execute(delete(Scan).where(owned_scan))
-        return erased.rowcount == 1  # type: ignore[attr-defined]  # a DELETE: CursorResult
+        if erased.rowcount != 1:  # type: ignore[attr-defined]  # a DELETE: CursorResult
+            return False
+        # The stored first response of an Idempotency-Key holds the problem text too.
+        # ("" is the open mode's tenant there, as in app/services/idempotency.py.)
+        await IdempotencyRepository(self.session).forget_scan(tenant or "", scan_id)
+        return True
 
     async def set_state(
         self, scan_id: uuid.UUID, state: str, failure_code: str | None = None
