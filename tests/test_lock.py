@@ -5,6 +5,8 @@ requirements/*.lock; scripts/lock.sh re-resolves them)."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -43,6 +45,15 @@ def test_installed_versions_are_the_locked_ones() -> None:
     unlocked = sorted(set(installed) - set(pins) - NOT_LOCKED)
     assert wrong == {}, "reinstall from requirements/dev.lock"
     assert unlocked == [], "installed but not in the lock: add them to pyproject.toml and relock"
+
+
+def test_every_installed_requirement_is_met() -> None:
+    """README installs the lock with --no-deps (pip resolves nothing); this is what a resolver
+    would have checked: every installed package's own requirements are installed too."""
+    check = subprocess.run(
+        [sys.executable, "-m", "pip", "check"], capture_output=True, text=True, check=False
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_runtime_and_dev_locks_agree() -> None:
