@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import logging
 import os
+import resource
 
 import uvicorn
 
@@ -28,6 +29,21 @@ def default_workers(settings: Settings) -> int:
     return 1 if settings.database.is_sqlite else max(1, os.cpu_count() or 1)
 
 
+def raise_open_files_limit() -> int:
+    """Lift the soft limit on open files to the hard one (at most 65,536) and return it.
+
+    Every connection holds a descriptor until it is closed, an idle one up to the header
+    deadline; at a soft limit of 1,024 (systemd's default, and many shells') the server's
+    accept() fails with EMFILE once 1,000 idle sockets are open, and asyncio stops accepting,
+    /healthz included, for a second at a time. Worker processes inherit the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return wanted
+    return soft
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -37,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = get_settings()
     configure_logging(settings.log_level)
     workers = args.workers or default_workers(settings)
+    log.debug("open files limit: %d", raise_open_files_limit())
     if workers > 1:
         if settings.database.is_sqlite:
             # Migrate once here, not racing in every worker's start.

@@ -280,7 +280,8 @@ class ApiSettings(BaseSettings):
     dashboard_cookie_secure: Literal["auto", "always", "never"] = "auto"
     # The HTTP layer (uvicorn, `solveverify serve`): idle keep-alive connections are closed
     # after this long; a request's headers may not exceed this many bytes; beyond this many
-    # connections and tasks at once uvicorn answers 503 itself.
+    # requests in progress at once uvicorn answers 503 itself (with h11, connections that
+    # have not sent a request yet do not count: app/api/http_protocol.py).
     http_keep_alive_s: int = 5
     # A connection must deliver a request's headers within this long of opening (or of the
     # previous response), and its body within http_body_timeout_s of the headers; else it

@@ -12,6 +12,13 @@ forever, and `limit_concurrency` counts connections, so 1,000 such sockets turn 
 
 A connection past its deadline is closed; a request cut off mid-body reaches the app as a
 disconnect, like a client that went away.
+
+`limit_concurrency` counts requests here, not connections: uvicorn refuses a request (503)
+when the open connections reach the limit, idle ones included, so 1,000 sockets that never
+asked for anything made the server refuse everyone else until their deadline. Here a request
+is refused only when that many requests are being worked on already (event streams included);
+connections that owe their request cost a file descriptor each and are bounded by the
+deadlines above.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import logging
 from typing import Any
 
 import h11
+from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
+from uvicorn.protocols.http.flow_control import service_unavailable
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.settings import get_settings
@@ -37,6 +46,23 @@ class DeadlineH11Protocol(H11Protocol):
         self.body_timeout_s = api.http_body_timeout_s
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_for: str | None = None  # "headers" | "body" | None (the app has it all)
+        # uvicorn's own check counts open connections (idle ones too): requests are counted
+        # instead, by the app each request runs.
+        self.request_limit = self.limit_concurrency
+        self.limit_concurrency = None
+        self._app = self.app
+        self.app = self._admit
+
+    async def _admit(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
+        """Run the request, or refuse it when more than `request_limit` are in progress (this
+        one's task is among `self.tasks` by now)."""
+        if self.request_limit is not None and len(self.tasks) > self.request_limit:
+            log.warning("Exceeded concurrency limit.")
+            await service_unavailable(scope, receive, send)
+            return
+        await self._app(scope, receive, send)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
