@@ -30,7 +30,7 @@ from app.retrieval.bank import ProblemBankRetriever, load_if_empty
 from app.services.auth import KeyAuthenticator
 from app.services.provider_counts import ProviderResultCounts
 from app.services.upkeep import UpkeepLeader, keep_fresh
-from app.settings import Settings
+from app.settings import Settings, VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
 from app.verification.spot_check_sampling import SpotCheckRates
@@ -108,13 +108,30 @@ def load_calibrator(path: Path | None) -> Calibrator | None:
     return Calibrator.load(path) if path is not None and path.is_file() else None
 
 
+STEP_CALIBRATION_FILE = "step_critique_calibration.json"
+
+
+def step_calibration_path(verify: VerifySettings) -> Path | None:
+    """Where `bench steps --fit-calibration` is expected to put the step critique's
+    calibrator: beside the answer calibrator (None when there is none)."""
+    path = verify.calibration_path
+    return None if path is None else path.with_name(STEP_CALIBRATION_FILE)
+
+
 def reload_calibration(services: Resources) -> bool:
-    """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker)."""
-    loaded = load_calibrator(services.settings.verify.calibration_path)
-    if loaded is None or loaded == services.pipeline.calibrator:
-        return False
-    services.pipeline = replace(services.pipeline, calibrator=loaded)
-    return True
+    """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker), and
+    the step critique's when its file changed."""
+    verify = services.settings.verify
+    loaded = load_calibrator(verify.calibration_path)
+    steps = load_calibrator(step_calibration_path(verify))
+    changed = False
+    if loaded is not None and loaded != services.pipeline.calibrator:
+        services.pipeline = replace(services.pipeline, calibrator=loaded)
+        changed = True
+    if steps is not None and steps != services.pipeline.step_calibrator:
+        services.pipeline = replace(services.pipeline, step_calibrator=steps)
+        changed = True
+    return changed
 
 
 @asynccontextmanager
@@ -146,6 +163,7 @@ async def open_resources(
             ocr=ocr,
             top_k=settings.retrieval.top_k,
             calibrator=load_calibrator(settings.verify.calibration_path),
+            step_calibrator=load_calibrator(step_calibration_path(settings.verify)),
         )
         queue: TaskQueue
         if settings.redis.url:

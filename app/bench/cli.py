@@ -330,36 +330,114 @@ def steps(
         Path, typer.Option(exists=True, dir_okay=False, help="ProcessBench-format JSON list.")
     ],
     backend: Annotated[
-        str, typer.Option(help="'stub' (symbolic only) or a configured provider for the critique.")
+        str,
+        typer.Option(
+            help="'stub' (symbolic only), a configured provider for the critique, or 'replay' "
+            "(the recorded replies of --replay)."
+        ),
     ] = "stub",
     limit: Annotated[int | None, typer.Option(help="Only the first N samples.")] = None,
     out_dir: Annotated[Path, typer.Option(help="results.jsonl and summary.json.")] = Path(
         "bench-out/steps"
     ),
+    replay: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Recorded critiques (JSONL) to replay."),
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Record every live critique reply here (JSONL).")
+    ] = None,
+    calibration: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="The critique's calibrator (default: none; its stated confidence must reach "
+            "the raw verified threshold).",
+        ),
+    ] = None,
+    fit_calibration: Annotated[
+        Path | None,
+        typer.Option(help="Fit the critique's calibrator on this run's labelled claims, write it."),
+    ] = None,
+    target_precision: Annotated[
+        float | None,
+        typer.Option(help="The promise the fitted threshold keeps (default: settings)."),
+    ] = None,
 ) -> None:
     """Find the first wrong step (issue 30): ProcessBench F1, symbolic flag precision/recall,
-    coverage per method, per subset."""
-    from app.bench.steps import load_samples, run_steps_bench
-    from app.resources import open_providers
+    coverage per method, per subset; the critique live, recorded or replayed."""
+    from datetime import UTC, datetime
 
+    from app.bench.steps import CritiqueJudge, load_samples, run_steps_bench
+    from app.bench.steps import fit_calibration as fit_critique
+    from app.bench.steps_replay import (
+        CritiqueRecorder,
+        CritiqueReplay,
+        RecordedCritiqueError,
+        load_critiques,
+        prompt_key,
+    )
+    from app.llm.base import ModelClient
+    from app.resources import load_calibrator, open_providers
+    from app.verification.step_critique import critique_messages
+
+    if (backend == "replay") != (replay is not None):
+        raise typer.BadParameter("--backend replay goes with --replay FILE (and only it)")
+    if record is not None and backend in ("stub", "replay"):
+        raise typer.BadParameter("--record needs a live backend (a configured provider)")
     try:
         samples = load_samples(data, limit)
-    except (ValueError, json.JSONDecodeError) as exc:
+        recorded = load_critiques(replay) if replay is not None else None
+        replayed = CritiqueReplay(recorded) if recorded is not None else None
+    except (ValueError, json.JSONDecodeError) as exc:  # RecordedCritiqueError included
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     settings = get_settings()
+    verify = settings.verify
+    critic = CritiqueJudge(load_calibrator(calibration), verify.verified_threshold)
 
     async def run() -> dict[str, object]:
         async with AsyncExitStack() as stack:
             sandbox, _, registry = await open_providers(settings, stack)
-            if backend != "stub" and backend not in registry.order:
-                raise typer.BadParameter(
-                    f"{backend} is not configured; stub or one of {', '.join(registry.order)}"
+            model: ModelClient | None = replayed
+            if backend not in ("stub", "replay"):
+                if backend not in registry.order:
+                    raise typer.BadParameter(
+                        f"{backend} is not configured; stub, replay or one of "
+                        f"{', '.join(registry.order)}"
+                    )
+                model = registry.get(backend, "verify")
+                if record is not None:
+                    ids = {prompt_key(critique_messages(s.problem, s.steps)): s.id for s in samples}
+                    model = CritiqueRecorder(model, record, ids)
+            summary, results = await run_steps_bench(sandbox, model, samples, critic, out_dir)
+            if fit_calibration is not None:
+                fitted = fit_critique(
+                    results,
+                    target=target_precision or verify.target_precision,
+                    delta=verify.precision_delta,
+                    holdout_fraction=verify.calibration_holdout_fraction,
+                    fitted_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 )
-            model = None if backend == "stub" else registry.get(backend, "verify")
-            return await run_steps_bench(sandbox, model, samples, out_dir)
+                fit_calibration.parent.mkdir(parents=True, exist_ok=True)
+                fitted.save(fit_calibration)
+                summary["fitted_calibration"] = {
+                    "path": str(fit_calibration),
+                    "claims": fitted.n_samples,
+                    "threshold": fitted.threshold,
+                    "precision_lower_bound": fitted.precision_lower_bound,
+                    "ece": fitted.ece,
+                }
+            if isinstance(model, CritiqueRecorder):
+                summary["recorded"] = {"path": str(record), "replies": model.recorded}
+            return summary
 
-    _print(asyncio.run(run()))
+    try:
+        _print(asyncio.run(run()))
+    except RecordedCritiqueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 from app.bench import cli_recorded  # noqa: E402,F401  (registers its commands)

@@ -7,20 +7,29 @@ wrong step or -1, "final_answer_correct", "generator"?, "subset"?}. The subset i
 Reported per subset and overall:
 - ProcessBench's F1: the harmonic mean of the accuracy on erroneous samples (the predicted
   first wrong step is the label) and on correct ones (no step predicted wrong); a sample the
-  checks abstain on counts as "no error found", as in ProcessBench.
-- The symbolic flags alone: precision (a flag counts as right only on the labelled first wrong
-  step), recall over erroneous samples, flags before the first error (steps labelled right),
-  and the share of correct solutions with no flag.
-- Coverage: the share of steps each method decided (ok or wrong), and how often the model
-  abstained.
-Backends: `stub` (symbolic only, no model) or a configured provider (`openai_compatible`, …)
-whose verify model runs the critique; a model never judges steps it generated itself.
+  checks abstain on counts as "no error found", as in ProcessBench. The prediction is the
+  service's `first_error_step` (`processbench`), and beside it the first step found wrong at
+  all (`processbench_first_flagged`, the service's `first_flagged_step`).
+- The symbolic checks alone: their first-error claims (`symbolic_flags`: a first wrong step
+  every step before which was decided ok, what `first_error_step` says without a model) and
+  their first flags whatever came before (`symbolic_first_flags`), each with precision (right
+  only on the labelled first wrong step), recall over erroneous samples, flags before the
+  first error (steps labelled right), and the share of correct solutions with no flag.
+- Coverage: the share of steps each method decided (ok or wrong), and what the model did:
+  flagged / no_error (its claim stood), below_bar (a readable claim the judge set aside),
+  abstained (nothing readable, an error, a timeout), not_asked.
+Backends: `stub` (symbolic only, no model), a configured provider (`openai_compatible`, …)
+whose verify model runs the critique, or `replay` (recorded replies, app/bench/steps_replay.py);
+a model never judges steps it generated itself. The critique's claims are judged by the
+calibrator given (else their stated confidence against the raw bar), and `fit_calibration`
+fits one on the run's labelled claims.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,11 +39,17 @@ from typing import Any
 from app.llm.base import ModelClient
 from app.symbolic.sandbox import SymbolicSandbox
 from app.symbolic.step_sandbox import check_steps
-from app.verification.step_critique import StepCritique, critique_steps
-from app.verification.step_verdicts import combine, first_wrong
+from app.verification.calibration import Calibrator, brier, ece
+from app.verification.step_critique import (
+    StepCritique,
+    critique_signals,
+    critique_steps,
+)
+from app.verification.step_verdicts import combine, first_error, first_flagged
 
 CRITIQUE_TIMEOUT_S = 120.0
 CONCURRENCY = 4
+MIN_FIT_CLAIMS = 10  # fewer readable claims (or one kind of outcome): no calibrator is fitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,33 +105,68 @@ def load_samples(path: Path, limit: int | None = None) -> list[StepSample]:
     return samples
 
 
+@dataclass(frozen=True, slots=True)
+class CritiqueJudge:
+    """How the critique's claims are judged: the fitted calibrator (None: not fitted) and the
+    raw `verified_threshold` that stands in before one is."""
+
+    calibrator: Calibrator | None
+    raw_bar: float
+
+
 @dataclass(slots=True)
 class SampleResult:
     sample: StepSample
-    symbolic_first: int | None  # the first symbolic flag
-    predicted: int  # the first wrong step after combining, -1 for none
+    symbolic_first: int | None  # the first symbolic flag, whatever came before it
+    symbolic_claim: int | None  # the same, when every step before it was decided ok
+    predicted: int  # first_error_step after combining, -1 for none
+    flagged: int  # first_flagged_step after combining, -1 for none
     methods: list[str | None]  # the deciding method per step (None: unchecked)
-    model: str  # flagged | no_error | abstained | not_asked
+    model: str  # flagged | no_error | below_bar | abstained | not_asked
+    critique: StepCritique | None = None
 
     def row(self) -> dict[str, object]:
+        c = self.critique
         return {
             "id": self.sample.id,
             "subset": self.sample.subset,
             "label": self.sample.label,
             "symbolic_first": self.symbolic_first,
+            "symbolic_claim": self.symbolic_claim,
             "predicted": self.predicted,
+            "flagged": self.flagged,
             "methods": self.methods,
             "model": self.model,
+            "critique": None
+            if c is None
+            else {
+                "claimed": c.claimed,
+                "confidence": c.confidence,
+                "probability": c.probability,
+                "calibrated": c.calibrated,
+                "stands": c.earliest_error is not None,
+            },
         }
 
 
+def _model_state(critique: StepCritique | None) -> str:
+    if critique is None:
+        return "not_asked"
+    if critique.earliest_error is not None:
+        return "no_error" if critique.earliest_error < 0 else "flagged"
+    return "abstained" if critique.claimed is None else "below_bar"
+
+
 async def judge(
-    sandbox: SymbolicSandbox, model: ModelClient | None, sample: StepSample
+    sandbox: SymbolicSandbox,
+    model: ModelClient | None,
+    sample: StepSample,
+    critic: CritiqueJudge,
 ) -> SampleResult:
     findings = await check_steps(sandbox, sample.problem, sample.steps)
-    symbolic_first = first_wrong(f.verdict for f in findings)
+    symbolic = combine(findings, None)
+    symbolic_first = first_flagged(symbolic)
     critique: StepCritique | None = None
-    state = "not_asked"
     own_steps = (
         model is not None
         and sample.generator is not None
@@ -124,20 +174,71 @@ async def judge(
     )
     if model is not None and not own_steps and symbolic_first != 0:
         critique = await critique_steps(
-            model, sample.problem, sample.steps, timeout=CRITIQUE_TIMEOUT_S
+            model,
+            sample.problem,
+            sample.steps,
+            timeout=CRITIQUE_TIMEOUT_S,
+            calibrator=critic.calibrator,
+            raw_bar=critic.raw_bar,
         )
-        if critique.earliest_error is None:
-            state = "abstained"
-        else:
-            state = "no_error" if critique.earliest_error < 0 else "flagged"
     outcomes = combine(findings, critique)
-    first = first_wrong(o.verdict for o in outcomes)
+    first, flagged = first_error(outcomes), first_flagged(outcomes)
     methods = [o.method if o.verdict != "unchecked" else None for o in outcomes]
-    return SampleResult(sample, symbolic_first, -1 if first is None else first, methods, state)
+    return SampleResult(
+        sample,
+        symbolic_first,
+        first_error(symbolic),
+        -1 if first is None else first,
+        -1 if flagged is None else flagged,
+        methods,
+        _model_state(critique),
+        critique,
+    )
 
 
 def _ratio(num: int, den: int) -> float | None:
     return round(num / den, 4) if den else None
+
+
+@dataclass(slots=True)
+class _Flags:
+    """One kind of symbolic flag: the first claimed error, or the first flag at all."""
+
+    flags: int = 0
+    on_label: int = 0
+    before_label: int = 0  # on a step labelled right: an unsound flag
+    on_correct: int = 0  # in a solution labelled correct
+
+    def add(self, flag: int | None, label: int) -> None:
+        if flag is None:
+            return
+        self.flags += 1
+        self.on_label += flag == label
+        self.before_label += label == -1 or flag < label
+        self.on_correct += label == -1
+
+    def summary(self, erroneous: int, correct: int) -> dict[str, object]:
+        return {
+            "flags": self.flags,
+            "precision": _ratio(self.on_label, self.flags),
+            "recall": _ratio(self.on_label, erroneous),
+            "on_a_step_labelled_right": self.before_label,
+            "after_the_first_error": self.flags - self.on_label - self.before_label,
+            "correct_solutions_without_a_flag": _ratio(correct - self.on_correct, correct),
+        }
+
+
+def _processbench(
+    error_hits: int, erroneous: int, correct_hits: int, correct: int
+) -> dict[str, float | None]:
+    acc_error = _ratio(error_hits, erroneous)
+    acc_correct = _ratio(correct_hits, correct)
+    f1 = (
+        round(2 * acc_error * acc_correct / (acc_error + acc_correct), 4)
+        if acc_error is not None and acc_correct is not None and acc_error + acc_correct
+        else None
+    )
+    return {"accuracy_erroneous": acc_error, "accuracy_correct": acc_correct, "f1": f1}
 
 
 @dataclass(slots=True)
@@ -146,10 +247,10 @@ class _Tally:
     correct: int = 0
     error_hits: int = 0  # erroneous, predicted == label
     correct_hits: int = 0  # correct, nothing predicted
-    flags: int = 0  # samples with a symbolic flag
-    flags_on_label: int = 0
-    flags_before_label: int = 0  # on a step labelled right: an unsound flag
-    flagged_correct: int = 0
+    flagged_error_hits: int = 0  # the same for the first flagged step
+    flagged_correct_hits: int = 0
+    claims: _Flags = field(default_factory=_Flags)
+    first_flags: _Flags = field(default_factory=_Flags)
     steps: int = 0
     decided: Counter[str] = field(default_factory=Counter)
     model: Counter[str] = field(default_factory=Counter)
@@ -159,45 +260,30 @@ class _Tally:
         if label >= 0:
             self.erroneous += 1
             self.error_hits += r.predicted == label
+            self.flagged_error_hits += r.flagged == label
         else:
             self.correct += 1
             self.correct_hits += r.predicted == -1
-        if r.symbolic_first is not None:
-            self.flags += 1
-            self.flags_on_label += r.symbolic_first == label
-            self.flags_before_label += label == -1 or r.symbolic_first < label
-            self.flagged_correct += label == -1
+            self.flagged_correct_hits += r.flagged == -1
+        self.claims.add(r.symbolic_claim, label)
+        self.first_flags.add(r.symbolic_first, label)
         self.steps += len(r.methods)
         self.decided.update(m for m in r.methods if m is not None)
         self.model[r.model] += 1
 
     def summary(self) -> dict[str, object]:
-        acc_error = _ratio(self.error_hits, self.erroneous)
-        acc_correct = _ratio(self.correct_hits, self.correct)
-        f1 = (
-            round(2 * acc_error * acc_correct / (acc_error + acc_correct), 4)
-            if acc_error is not None and acc_correct is not None and acc_error + acc_correct
-            else None
-        )
         return {
             "samples": self.erroneous + self.correct,
             "erroneous": self.erroneous,
             "correct": self.correct,
-            "processbench": {
-                "accuracy_erroneous": acc_error,
-                "accuracy_correct": acc_correct,
-                "f1": f1,
-            },
-            "symbolic_flags": {
-                "flags": self.flags,
-                "precision": _ratio(self.flags_on_label, self.flags),
-                "recall": _ratio(self.flags_on_label, self.erroneous),
-                "on_a_step_labelled_right": self.flags_before_label,
-                "after_the_first_error": self.flags - self.flags_on_label - self.flags_before_label,
-                "correct_solutions_without_a_flag": _ratio(
-                    self.correct - self.flagged_correct, self.correct
-                ),
-            },
+            "processbench": _processbench(
+                self.error_hits, self.erroneous, self.correct_hits, self.correct
+            ),
+            "processbench_first_flagged": _processbench(
+                self.flagged_error_hits, self.erroneous, self.flagged_correct_hits, self.correct
+            ),
+            "symbolic_flags": self.claims.summary(self.erroneous, self.correct),
+            "symbolic_first_flags": self.first_flags.summary(self.erroneous, self.correct),
             "coverage_of_steps": {
                 "steps": self.steps,
                 **{m: _ratio(n, self.steps) for m, n in sorted(self.decided.items())},
@@ -224,25 +310,74 @@ def summarize(results: Sequence[SampleResult]) -> dict[str, object]:
     }
 
 
+def labelled_claims(results: Sequence[SampleResult]) -> tuple[list[dict[str, float]], list[bool]]:
+    """(features, right?) for every readable claim of the critique, whether or not it stood:
+    the labelled outcomes its calibrator is fitted on (right: the claim is the label)."""
+    rows: list[dict[str, float]] = []
+    labels: list[bool] = []
+    for r in results:
+        c = r.critique
+        if c is not None and c.claimed is not None:
+            rows.append(critique_signals(c.claimed, c.confidence))
+            labels.append(c.claimed == r.sample.label)
+    return rows, labels
+
+
+def fit_calibration(
+    results: Sequence[SampleResult],
+    *,
+    target: float,
+    delta: float,
+    holdout_fraction: float,
+    seed: int = 0,
+    fitted_at: str | None = None,
+) -> Calibrator:
+    """The critique's calibrator, fitted as the answers' is (app/verification/outcomes.py
+    `fit_with_promise`): logistic on a seeded part of the labelled claims, the threshold for
+    the promised precision chosen by Learn-then-Test on the held-out rest. Too few claims
+    (or only one kind of outcome): a promise with no threshold, so no claim stands."""
+    rows, labels = labelled_claims(results)
+    empty = Calibrator(target_precision=target, delta=delta, n_samples=len(rows))
+    if len(rows) < MIN_FIT_CLAIMS or len(set(labels)) < 2:
+        return empty
+    order = list(range(len(rows)))
+    random.Random(seed).shuffle(order)
+    cut = round(len(order) * holdout_fraction)
+    held, fit = order[:cut], order[cut:]
+    if len({labels[i] for i in fit}) < 2:
+        return empty
+    model = Calibrator.fit_logistic([rows[i] for i in fit], [labels[i] for i in fit])
+    model = model.with_promise([rows[i] for i in held], [labels[i] for i in held], target, delta)
+    measured = held or fit
+    predicted = [model.predict(rows[i]) for i in measured]
+    right = [labels[i] for i in measured]
+    model.ece, model.brier = ece(predicted, right), brier(predicted, right)
+    model.fitted_at = fitted_at
+    model.sources = {"step_critique": len(rows)}
+    return model
+
+
 async def run_steps_bench(
     sandbox: SymbolicSandbox,
     model: ModelClient | None,
     samples: Sequence[StepSample],
+    critic: CritiqueJudge,
     out_dir: Path | None = None,
-) -> dict[str, object]:
+) -> tuple[dict[str, object], list[SampleResult]]:
     gate = asyncio.Semaphore(CONCURRENCY)
 
     async def one(sample: StepSample) -> SampleResult:
         async with gate:
-            return await judge(sandbox, model, sample)
+            return await judge(sandbox, model, sample, critic)
 
     results = await asyncio.gather(*(one(s) for s in samples))
     summary = summarize(results)
     summary["backend"] = "stub" if model is None else f"{model.provider}:{model.model}"
+    summary["critique_calibrated"] = critic.calibrator is not None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         with (out_dir / "results.jsonl").open("w", encoding="utf-8") as f:
             for r in results:
                 f.write(json.dumps(r.row()) + "\n")
         (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    return summary
+    return summary, list(results)

@@ -55,6 +55,9 @@ class PipelineContext:
     ocr: OcrReader | None = None
     top_k: int = 3
     calibrator: Calibrator | None = None
+    # The step critique's own calibrator (check my steps, app/verification/step_critique.py),
+    # fitted by `bench steps --fit-calibration`; None: its stated confidence stands in.
+    step_calibrator: Calibrator | None = None
     calls: RunCalls | None = None  # per run (`for_run`); None: each node makes its own calls
 
     @contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -136,7 +137,8 @@ class StepCheck(BaseModel):
 
 
 class CheckResponse(BaseModel):
-    """The verdict on an answer; `unknown` whenever no check is sure. Nothing is stored."""
+    """The verdict on an answer; `unknown` whenever no check is sure. A check without steps
+    is not stored; one with steps is (see `check_id`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -165,10 +167,24 @@ class CheckResponse(BaseModel):
         description="P(the verdict is right) from the deciding check; null for `unknown`.",
         examples=[1.0],
     )
+    check_id: uuid.UUID | None = Field(
+        default=None,
+        description="Only when steps were sent: the stored check (its step verdicts and the "
+        "evidence behind them), erased with `DELETE /v1/checks/{check_id}`.",
+        examples=["3f1c2a9e-6b7d-4c1e-9a55-0d2e8f4b7c61"],
+    )
     first_error_step: int | None = Field(
         default=None,
+        description="Only when steps were sent: the index of the first wrong step, given only "
+        "when every step before it was found right; null otherwise (no step found wrong, or "
+        "an earlier step nothing could check: see `first_flagged_step`).",
+        examples=[1],
+    )
+    first_flagged_step: int | None = Field(
+        default=None,
         description="Only when steps were sent: the index of the first step found wrong, "
-        "null when no step was found wrong (see `steps` for which ones could be checked).",
+        "whatever came before it (an earlier step nothing could check may hold the first "
+        "mistake); null when no step was found wrong.",
         examples=[1],
     )
     steps: list[StepCheck] | None = Field(
@@ -191,5 +207,8 @@ class CheckResponse(BaseModel):
     def public(self) -> dict[str, object]:
         """The JSON body: without steps sent, exactly the answer check's fields."""
         if self.steps is None:
-            return self.model_dump(mode="json", exclude={"first_error_step", "steps"})
+            return self.model_dump(
+                mode="json",
+                exclude={"check_id", "first_error_step", "first_flagged_step", "steps"},
+            )
         return self.model_dump(mode="json")

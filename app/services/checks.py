@@ -6,13 +6,17 @@ as QUICK_VERIFY. The verdict is `correct` / `incorrect` only when the deciding c
 anything else is `unknown`. Used by POST /v1/checks and `solveverify check`.
 
 With the student's worked steps, each step is checked too (app.services.step_checks): the
-response adds the first wrong step and a verdict per step.
+response adds the first wrong step and a verdict per step. The API stores such a check with
+every verdict behind it (`store_check`, tenant-scoped; `erase_check` deletes it); a check
+without steps, and the CLI's checks, are not stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.analysis.classifier import detect_language
 from app.pipeline.context import PipelineContext
@@ -20,12 +24,29 @@ from app.pipeline.verification_stages import validation_stages
 from app.resources import Resources
 from app.schemas.checks import MAX_STEP_CHARS, MAX_STEPS, CheckResponse
 from app.services.scans import UnreadableInput
+from app.verification.admission import admitted_verifiers
 from app.verification.validator import ValidationOutcome, validate
+from app.verification.verdict import Verdict
+
+if TYPE_CHECKING:
+    from app.services.step_checks import WorkCheck
 
 log = logging.getLogger(__name__)
 
 # Shown with the model verifier's prompt, where a scan shows the solver's steps.
 NO_STEPS = "(the student gave only the final answer)"
+
+
+@dataclass(slots=True)
+class CheckedAnswer:
+    """A check's response with what it was about and every verdict behind it."""
+
+    response: CheckResponse
+    problem: str
+    answer: str
+    steps: list[str] | None
+    answer_verdicts: list[Verdict]
+    work: WorkCheck | None
 
 
 async def check_answer(
@@ -37,6 +58,21 @@ async def check_answer(
     steps: list[str] | None = None,
 ) -> CheckResponse:
     """Raises UnreadableInput (as a scan does) when there is no problem to check against."""
+    checked = await checked_answer(
+        services, answer=answer, problem=problem, image=image, steps=steps
+    )
+    return checked.response
+
+
+async def checked_answer(
+    services: Resources,
+    *,
+    answer: str,
+    problem: str | None = None,
+    image: bytes | None = None,
+    steps: list[str] | None = None,
+) -> CheckedAnswer:
+    """`check_answer` with its evidence (what the API stores)."""
     from app.services.step_checks import check_work  # a sibling that imports this module
 
     text = await _problem_text(services, problem, image)
@@ -52,13 +88,18 @@ async def check_answer(
         language=detect_language(text),
     )
     if not steps:
-        return check_response(await validate(stages, ctx.thresholds), ctx)
+        outcome = await validate(stages, ctx.thresholds)
+        return CheckedAnswer(
+            check_response(outcome, ctx), text, answer, None, outcome.verdicts, None
+        )
     outcome, work = await asyncio.gather(
         validate(stages, ctx.thresholds), check_work(ctx, text, steps, verifier)
     )
     response = check_response(outcome, ctx)
-    response.first_error_step, response.steps = work
-    return response
+    response.first_error_step = work.first_error_step
+    response.first_flagged_step = work.first_flagged_step
+    response.steps = work.steps
+    return CheckedAnswer(response, text, answer, list(steps), outcome.verdicts, work)
 
 
 async def read_work(services: Resources, image: bytes) -> list[str]:
@@ -109,18 +150,17 @@ async def _bank_answer(ctx: PipelineContext, text: str) -> str | None:
 
 
 def admitted_verifier(ctx: PipelineContext) -> str | None:
-    """The first verify-capable provider whose model is admitted to grant approval."""
+    """The first verify-capable provider whose model is admitted to grant approval (the
+    panels' admission rule, app/verification/admission.py; the student wrote the steps, so no
+    provider is excluded). It answers the check and critiques the steps."""
     verify = ctx.verify
-    return next(
-        (
-            name
-            for name in ctx.registry.route("*", "verify")
-            if ctx.registry.verifier_admitted(
-                name, verify.verifier_auroc, verify.min_verifier_auroc
-            )
-        ),
-        None,
+    admitted = admitted_verifiers(
+        ctx.registry,
+        exclude=None,
+        measured_auroc=verify.verifier_auroc,
+        min_auroc=verify.min_verifier_auroc,
     )
+    return admitted[0] if admitted else None
 
 
 def check_response(outcome: ValidationOutcome, ctx: PipelineContext) -> CheckResponse:

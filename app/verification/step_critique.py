@@ -1,19 +1,28 @@
-"""A model reads the worked steps and names the earliest wrong one (ProcessBench's critique).
+"""A model reads the worked steps and names the earliest wrong step (ProcessBench's critique).
 
 The prompt is ProcessBench's critique template (Zheng et al., 2024): the solution split into
 indexed paragraphs, "return the index of the paragraph where the earliest error occurs,
-otherwise -1", asked for as JSON (a `\\boxed{n}` answer is read too). The model abstains
-(`None`) when it is unsure (confidence below the bar), when its reply cannot be read, when the
-index is outside the steps, or when it fails or runs out of time. It runs on a provider other
-than the one that wrote the steps.
+otherwise -1", asked for as JSON (a `\\boxed{n}` answer is read too). It runs on an admitted
+verify-tier provider (app/verification/admission.py) other than the one that wrote the steps.
+
+No private bar: what the model says is a claim ("step k is the earliest wrong one", or "no
+step is wrong") with a stated confidence, and the one judge (app/verification/combiner.py)
+decides whether the claim stands, as for every other verifier: a fitted `Calibrator` turns the
+critique's signals into P(the claim is right) and the claim stands at the threshold
+Learn-then-Test chose for the promised precision (`bench steps --fit-calibration` fits it on
+labelled work); before one is fitted the stated confidence stands in, flagged uncalibrated,
+and must reach the raw `verified_threshold`. Below its bar, on an unreadable reply, an index
+outside the steps, a provider error or a timeout, the critique abstains (`earliest_error`
+None). Each critique is also a `Verdict` (`as_verdict`) for the evidence ledger.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
@@ -22,8 +31,11 @@ from app.llm.errors import ProviderError
 from app.llm.outputs import schema_of
 from app.llm.structured import coerce_probability, extract_json
 from app.llm.types import Message
+from app.verification.calibration import Calibrator
+from app.verification.combiner import judge
+from app.verification.llm_check import DEFAULT_CONFIDENCE
+from app.verification.verdict import Verdict
 
-MIN_CONFIDENCE = 0.7
 NO_ERROR = -1
 _BOXED = re.compile(r"\\boxed\{\s*(-?\d+)\s*\}")
 
@@ -59,13 +71,82 @@ class StepCritiqueOutput(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class StepCritique:
-    """`earliest_error` is the index of the first wrong step, -1 when every step is right,
-    None when the model abstained (see `why`)."""
+    """`claimed`: what the model said, read (the index of the earliest wrong step, -1 for
+    none), None when nothing readable came back. `earliest_error`: the claim when it stands
+    (the judge admitted it), None when the critique abstained (see `why`). `probability`:
+    P(the claim is right), calibrated or (`calibrated` False) the stated confidence."""
 
     earliest_error: int | None
     confidence: float | None
     why: str
     verifier_id: str
+    claimed: int | None = None
+    probability: float | None = None
+    calibrated: bool = False
+    latency_ms: float = 0.0
+    tokens: int = 0
+
+    def as_verdict(self) -> Verdict:
+        """The critique as evidence on the student's work, in the ledger's terms: `approve`
+        (no step is wrong), `reject` (a step is wrong; which one is `earliest_error`) or
+        `abstain`; the score is P(the work is right), as every verdict's score is P(correct)."""
+        p = self.probability
+        if self.earliest_error is None or p is None:
+            kind, score = "abstain", None
+        elif self.earliest_error == NO_ERROR:
+            kind, score = "approve", p
+        else:
+            kind, score = "reject", 1.0 - p
+        said = "no claim" if self.claimed is None else f"earliest wrong step {self.claimed}"
+        stated = "none" if self.confidence is None else f"{self.confidence:.2f}"
+        judged = "" if p is None else f", P {p:.2f} ({'calibrated' if self.calibrated else 'raw'})"
+        return Verdict(
+            kind,  # type: ignore[arg-type]  # one of the three
+            "llm",
+            self.verifier_id,
+            score,
+            f"{said} (stated confidence {stated}{judged}): {self.why}"[:1000],
+            latency_ms=self.latency_ms,
+            tokens=self.tokens,
+        )
+
+
+def critique_signals(claimed: int, confidence: float | None) -> dict[str, float]:
+    """The calibration features of one critique: its stated confidence (a coin flip when it
+    stated none, as for the quick verifier) and whether it called the work right."""
+    return {
+        "step_critique_confidence": DEFAULT_CONFIDENCE if confidence is None else confidence,
+        "step_critique_no_error": 1.0 if claimed == NO_ERROR else 0.0,
+    }
+
+
+def judged(critique: StepCritique, calibrator: Calibrator | None, raw_bar: float) -> StepCritique:
+    """The claim through the one judge: it stands when its (calibrated) probability is
+    `verified`; otherwise the critique abstains. `raw_bar`: the raw `verified_threshold` that
+    stands in before a calibrator is fitted (the same bar as for every other verifier)."""
+    if critique.claimed is None:
+        return critique
+    row = critique_signals(critique.claimed, critique.confidence)
+    calibrated = calibrator is not None
+    p = calibrator.predict(row) if calibrator is not None else row["step_critique_confidence"]
+    verdict = judge(
+        proof=None,
+        probability=p,
+        calibrated=calibrated,
+        calibrator=calibrator,
+        raw_verified=raw_bar,
+    )
+    if verdict.badge == "verified":
+        return replace(
+            critique, earliest_error=critique.claimed, probability=p, calibrated=calibrated
+        )
+    return replace(
+        critique,
+        earliest_error=None,
+        probability=p,
+        calibrated=calibrated,
+        why=f"below its bar: {verdict.reason} (step {critique.claimed}; {critique.why})",
+    )
 
 
 def critique_messages(problem: str, steps: Sequence[str]) -> list[Message]:
@@ -96,13 +177,33 @@ async def critique_steps(
     steps: Sequence[str],
     *,
     timeout: float,
-    min_confidence: float = MIN_CONFIDENCE,
+    calibrator: Calibrator | None,
+    raw_bar: float,
     max_tokens: int = 1024,
 ) -> StepCritique:
-    verifier_id = f"{client.provider}:{client.model}:step_critique"
+    """Ask the model, read its claim, and judge it (`judged`)."""
+    return judged(
+        await read_critique(client, problem, steps, timeout=timeout, max_tokens=max_tokens),
+        calibrator,
+        raw_bar,
+    )
 
-    def abstain(why: str, confidence: float | None = None) -> StepCritique:
-        return StepCritique(None, confidence, why, verifier_id)
+
+async def read_critique(
+    client: ModelClient,
+    problem: str,
+    steps: Sequence[str],
+    *,
+    timeout: float,
+    max_tokens: int = 1024,
+) -> StepCritique:
+    """The model's claim as it said it, not yet judged (`earliest_error` stays None)."""
+    verifier_id = f"{client.provider}:{client.model}:step_critique"
+    started = time.perf_counter()
+
+    def abstain(why: str, tokens: int = 0) -> StepCritique:
+        elapsed = (time.perf_counter() - started) * 1000
+        return StepCritique(None, None, why, verifier_id, latency_ms=elapsed, tokens=tokens)
 
     try:
         async with asyncio.timeout(timeout):
@@ -116,14 +217,20 @@ async def critique_steps(
         return abstain(f"no critique within {timeout:.1f}s")
     except ProviderError as exc:
         return abstain(f"critic unavailable: {exc}")
+    tokens = response.usage.total
     data = response.data or extract_json(response.text) or {}
     index = _index(data, response.text)
     if index is None:
-        return abstain("unreadable critique: " + (response.text or "")[:200])
+        return abstain("unreadable critique: " + (response.text or "")[:200], tokens)
     if not NO_ERROR <= index < len(steps):
-        return abstain(f"step index {index} is outside the {len(steps)} steps")
-    confidence = coerce_probability(data.get("confidence"))
-    if confidence is None or confidence < min_confidence:
-        return abstain(f"not sure enough (confidence {confidence}) of step {index}", confidence)
+        return abstain(f"step index {index} is outside the {len(steps)} steps", tokens)
     explanation = str(data.get("explanation") or "").strip()[:300]
-    return StepCritique(index, confidence, explanation, verifier_id)
+    return StepCritique(
+        None,
+        coerce_probability(data.get("confidence")),
+        explanation,
+        verifier_id,
+        claimed=index,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        tokens=tokens,
+    )

@@ -1,10 +1,16 @@
 """One verdict per step from the symbolic findings and a model's critique (programmatic first).
 
 A symbolic `wrong` is a proof and always stands. The model's critique (the earliest wrong
-step, or -1 for none) is believed only where no proof contradicts it: a model that calls a
-symbolically wrong step right (its index is -1 or later than the proof's), or that names a
-step proved right by its equation, is set aside whole. Otherwise the step it names is `wrong`
-(method `llm`) when it comes before any symbolic flag, and the steps before it are `ok`.
+step, or -1 for none), once its claim stands (app/verification/step_critique.py `judged`), is
+believed only where no proof contradicts it: a model that calls a symbolically wrong step
+right (its index is -1 or later than the proof's), or that names a step proved right by its
+equation, is set aside whole. Otherwise the step it names is `wrong` (method `llm`) when it
+comes before any symbolic flag, and the steps before it are `ok`.
+
+Two "first" steps: `first_flagged` is the first step any check found wrong; `first_error` is
+that step only when every step before it was decided `ok`. A false calculation after a step
+nothing could read is wrong, but it is not known to be the *first* error: the reasoning before
+it may already have gone wrong (ProcessBench's MATH solutions do, often).
 """
 
 from __future__ import annotations
@@ -36,7 +42,20 @@ def critique_stands(findings: Sequence[StepFinding], critique: StepCritique | No
 
 
 def first_wrong(verdicts: Iterable[str]) -> int | None:
+    """The first step found wrong, whatever came before it (`first_flagged`)."""
     return next((i for i, v in enumerate(verdicts) if v == "wrong"), None)
+
+
+def first_flagged(outcomes: Sequence[StepOutcome]) -> int | None:
+    return first_wrong(o.verdict for o in outcomes)
+
+
+def first_error(outcomes: Sequence[StepOutcome]) -> int | None:
+    """The first wrong step, when every step before it was decided `ok`; else None."""
+    flagged = first_flagged(outcomes)
+    if flagged is None or any(o.verdict != "ok" for o in outcomes[:flagged]):
+        return None
+    return flagged
 
 
 def combine(findings: Sequence[StepFinding], critique: StepCritique | None) -> list[StepOutcome]:

@@ -260,6 +260,31 @@ async def test_prose_steps_nothing_can_read_are_unchecked(client: httpx.AsyncCli
     assert [(s["verdict"], s["method"]) for s in body["steps"]] == [("unchecked", None)] * 2
 
 
+@pytest.mark.parametrize(
+    ("problem", "steps", "opening"),
+    [
+        ("Tom has 18 apples and gives away 6. Then he buys twice as many as he has left.",
+         ["He works out how many are left.", "18 - 6 = 11", "11 × 2 = 22"], "Step 2"),
+        ("小明有18个苹果，送给同学6个，又买了剩下的2倍。现在有多少个？",
+         ["先算剩下的苹果。", "18-6=11（个）", "11×2=22（个）"], "第2步"),
+    ],
+)  # fmt: skip
+async def test_a_flag_after_an_unread_step_is_not_claimed_first(
+    client: httpx.AsyncClient, problem: str, steps: list[str], opening: str
+):
+    """The false calculation is wrong and explained, but an earlier step nothing could read
+    may hold the first mistake: `first_error_step` stays null, `first_flagged_step` says 1."""
+    body = await check_steps(client, problem, "22", steps)
+    assert body["first_error_step"] is None and body["first_flagged_step"] == 1
+    assert [(s["verdict"], s["method"]) for s in body["steps"]] == [
+        ("unchecked", None),
+        ("wrong", "arithmetic"),
+        ("ok", "arithmetic"),
+    ]
+    assert body["steps"][1]["explanation"].startswith(opening)
+    assert "12" not in body["steps"][1]["explanation"]
+
+
 async def test_explanation_in_the_students_language(client: httpx.AsyncClient):
     body = await check_steps(
         client,
@@ -349,6 +374,31 @@ async def test_a_proof_overrules_the_model(
         ("wrong", "arithmetic"),
         ("ok", "arithmetic"),
     ]
+
+
+async def test_the_critique_stands_only_through_its_calibrator(
+    client: httpx.AsyncClient, with_clients, server: FakeLLMServer, services, monkeypatch
+):
+    """No private bar: a step critique calibrator whose promise no threshold keeps yet (too
+    little labelled evidence) lets no model claim stand, however sure the model says it is;
+    the proofs are reported alone."""
+    from dataclasses import replace
+
+    from app.verification.calibration import Calibrator
+
+    server.reset()
+    with_clients(sdk_model(server))
+    monkeypatch.setattr(
+        services,
+        "pipeline",
+        replace(services.pipeline, step_calibrator=Calibrator(target_precision=0.95)),
+    )
+    reply = {"independent_answer": "86", "is_correct": False, "confidence": 0.99,
+             "earliest_error_step": 1}  # fmt: skip
+    server.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    body = await check_steps(client, WORD_PROBLEM, "84", ["7 × 13 = 91", "91 - 7 = 84"])
+    assert body["first_error_step"] is None and body["first_flagged_step"] is None
+    assert [(s["verdict"], s["method"]) for s in body["steps"]] == [("ok", "arithmetic")] * 2
 
 
 def test_cli_steps(tmp_path: Path) -> None:

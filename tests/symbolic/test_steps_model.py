@@ -1,5 +1,7 @@
 """The model step verifier (ProcessBench's critique), on the OpenAI SDK against a loopback
-OpenAI-compatible server: it names the earliest wrong step or abstains, never guesses."""
+OpenAI-compatible server: it names the earliest wrong step or abstains, never guesses; its
+claim stands only through the one judge (a fitted calibrator's threshold, or before one is
+fitted the raw verified threshold), as every verifier's does."""
 
 from __future__ import annotations
 
@@ -12,13 +14,21 @@ import pytest
 from app.bench.fake_llm import Fail, FakeLLMServer, Reply
 from app.llm.providers import openai
 from app.symbolic.steps import StepFinding
-from app.verification.step_critique import critique_steps
+from app.verification.calibration import Calibrator
+from app.verification.step_critique import critique_steps, read_critique
 from app.verification.step_verdicts import combine, critique_stands
 from tests.fixtures.processes import run_cli
 from tests.fixtures.providers import kept
 
 PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many are sold?"
 STEPS = ["There are 7 trays of 13 muffins.", "7 × 13 = 91 muffins.", "91 - 7 = 84 are sold."]
+RAW_BAR = 0.8  # VerifySettings.verified_threshold's default
+
+
+async def ask(model, steps=STEPS, timeout: float = 10, calibrator=None):
+    return await critique_steps(
+        model, PROBLEM, steps, timeout=timeout, calibrator=calibrator, raw_bar=RAW_BAR
+    )
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +54,7 @@ def reply(index: object, confidence: object = 0.9, explanation: str = "used 7, n
 
 async def test_names_the_earliest_wrong_step(server: FakeLLMServer, model) -> None:
     server.then(reply(2))
-    critique = await critique_steps(model, PROBLEM, STEPS, timeout=10)
+    critique = await ask(model)
     assert (critique.earliest_error, critique.confidence) == (2, 0.9)
     assert critique.verifier_id == "openai:critic-model:step_critique"
     messages = server.requests[-1]["body"]["messages"]
@@ -56,26 +66,27 @@ async def test_names_the_earliest_wrong_step(server: FakeLLMServer, model) -> No
 
 async def test_no_error_is_minus_one(server: FakeLLMServer, model) -> None:
     server.then(reply("-1", "95%"))
-    critique = await critique_steps(model, PROBLEM, STEPS, timeout=10)
+    critique = await ask(model)
     assert (critique.earliest_error, critique.confidence) == (-1, 0.95)
 
 
 async def test_a_boxed_index_is_read(server: FakeLLMServer, model) -> None:
     server.then(Reply('Paragraph 2 subtracts 7. \\boxed{2} {"confidence": 0.8}'))
-    critique = await critique_steps(model, PROBLEM, STEPS, timeout=10)
+    critique = await ask(model)
     assert critique.earliest_error == 2
 
 
 @pytest.mark.parametrize(
     ("behavior", "why"),
     [
-        (reply(2, 0.5), "not sure enough"),
-        (reply(2, None), "not sure enough"),
+        (reply(2, 0.5), "below its bar"),
+        (reply(2, 0.79), "below its bar"),  # the raw verified threshold, no private 0.7
+        (reply(2, None), "below its bar"),
         (reply(7), "outside the 3 steps"),
         (reply(True), "unreadable"),
         (reply(None), "unreadable"),
         (Reply("Step 3 looks off to me."), "unreadable"),
-        (Reply("\\boxed{1}"), "not sure enough"),  # no stated confidence: a coin flip
+        (Reply("\\boxed{1}"), "below its bar"),  # no stated confidence: a coin flip
         (Fail(400), "critic unavailable"),
     ],
 )
@@ -83,14 +94,14 @@ async def test_abstains_when_unsure_or_unreadable(
     server: FakeLLMServer, model, behavior, why: str
 ) -> None:
     server.then(behavior)
-    critique = await critique_steps(model, PROBLEM, STEPS, timeout=10)
+    critique = await ask(model)
     assert critique.earliest_error is None and why in critique.why
 
 
 async def test_abstains_when_out_of_time(server: FakeLLMServer, model) -> None:
     server.latency_s = 2.0
     server.then(reply(1))
-    critique = await critique_steps(model, PROBLEM, STEPS, timeout=0.5)
+    critique = await ask(model, timeout=0.5)
     assert critique.earliest_error is None and "no critique within" in critique.why
 
 
@@ -99,9 +110,9 @@ async def test_a_proof_sets_the_model_aside(server: FakeLLMServer, model) -> Non
     ok_eq = StepFinding("ok", "equation", "x = 4", "same solutions")
     unchecked = StepFinding("unchecked", None, None, "")
     server.then(reply(-1), reply(2), reply(0))
-    says_fine = await critique_steps(model, PROBLEM, STEPS, timeout=10)
-    says_later = await critique_steps(model, PROBLEM, STEPS, timeout=10)
-    names_a_proved_step = await critique_steps(model, PROBLEM, STEPS, timeout=10)
+    says_fine = await ask(model)
+    says_later = await ask(model)
+    names_a_proved_step = await ask(model)
     findings = [unchecked, wrong, unchecked]
     assert not critique_stands(findings, says_fine)
     assert not critique_stands(findings, says_later)
@@ -114,7 +125,7 @@ async def test_a_proof_sets_the_model_aside(server: FakeLLMServer, model) -> Non
     ]
     # An earlier error than the proof's is believed: arithmetic cannot see a misread problem.
     server.then(reply(0))
-    earlier = await critique_steps(model, PROBLEM, STEPS, timeout=10)
+    earlier = await ask(model)
     assert [(o.verdict, o.method) for o in combine(findings, earlier)] == [
         ("wrong", "llm"),
         ("wrong", "arithmetic"),
@@ -157,3 +168,67 @@ def test_bench_steps_with_an_openai_compatible_critic(tmp_path: Path) -> None:
     assert math["model"] == {"abstained": 1}
     assert math["processbench"]["accuracy_correct"] == 1.0
     assert len(fake.requests) == 2
+
+
+# ------------------------------------------------------------ calibrated, admitted, evidence
+
+
+def fitted(target: float = 0.9) -> Calibrator:
+    """A critique calibrator fitted on labelled claims: confident claims were right, unsure
+    ones wrong (the features app/verification/step_critique.py gives the judge)."""
+    from app.verification.step_critique import critique_signals
+
+    rows, labels = [], []
+    for i in range(200):
+        confidence = 0.5 + (i % 50) / 100  # 0.50 … 0.99
+        rows.append(critique_signals(i % 3, confidence))
+        labels.append(confidence >= 0.8 and i % 17 != 0)
+    model = Calibrator.fit_logistic(rows, labels)
+    return model.with_promise(rows, labels, target=target, delta=0.05)
+
+
+async def test_the_claim_stands_at_the_calibrated_threshold(server: FakeLLMServer, model) -> None:
+    calibrator = fitted()
+    assert calibrator.threshold is not None
+    server.then(reply(2, 0.97), reply(2, 0.6))
+    sure = await ask(model, calibrator=calibrator)
+    unsure = await ask(model, calibrator=calibrator)
+    assert sure.earliest_error == 2 and sure.calibrated
+    assert sure.probability is not None and sure.probability >= calibrator.threshold
+    # The calibrated probability, not the stated 0.6, is what is judged: below the threshold.
+    assert unsure.earliest_error is None and unsure.claimed == 2 and unsure.calibrated
+    assert unsure.probability is not None and unsure.probability < calibrator.threshold
+    assert "below its bar" in unsure.why
+
+
+async def test_no_claim_stands_before_a_threshold_keeps_the_promise(
+    server: FakeLLMServer, model
+) -> None:
+    """A calibrator fitted on too little evidence states the promise with no threshold: as for
+    answers, nothing but a proof passes, however sure the model says it is."""
+    server.then(reply(1, 0.99))
+    result = await ask(model, calibrator=Calibrator(target_precision=0.95))
+    assert result.earliest_error is None and result.claimed == 1
+    assert "no verified threshold" in result.why
+
+
+async def test_the_critique_is_a_verdict_for_the_ledger(server: FakeLLMServer, model) -> None:
+    server.then(reply(2, 0.9), reply(-1, 0.85), reply(2, 0.4), Reply("no idea"))
+    names, clears, unsure, unreadable = [await ask(model) for _ in range(4)]
+    v = names.as_verdict()
+    assert (v.verdict, v.method, v.verifier_id) == (
+        "reject",
+        "llm",
+        "openai:critic-model:step_critique",
+    )
+    assert v.score == pytest.approx(0.1) and "earliest wrong step 2" in v.rationale
+    assert (clears.as_verdict().verdict, clears.as_verdict().score) == ("approve", 0.85)
+    assert unsure.as_verdict().verdict == "abstain" and unsure.as_verdict().score is None
+    assert "earliest wrong step 2" in unsure.as_verdict().rationale  # what it said is kept
+    assert unreadable.as_verdict().verdict == "abstain"
+
+
+async def test_reading_is_separate_from_judging(server: FakeLLMServer, model) -> None:
+    server.then(reply(1, 0.3))
+    said = await read_critique(model, PROBLEM, STEPS, timeout=10)
+    assert (said.claimed, said.confidence, said.earliest_error) == (1, 0.3, None)

@@ -50,21 +50,40 @@ def test_bench_steps_stub(tmp_path: Path) -> None:
     summary = json.loads(result.stdout)
     overall = summary["overall"]
     assert (overall["samples"], overall["correct"]) == (40, 14)
-    flags = overall["symbolic_flags"]
-    assert flags["on_a_step_labelled_right"] == 0
-    assert flags["correct_solutions_without_a_flag"] == 1.0
+    first = overall["symbolic_first_flags"]
+    assert first["on_a_step_labelled_right"] == 0
+    assert first["correct_solutions_without_a_flag"] == 1.0
     # the 14 chosen first errors, and some of the 6 later false calculations
-    assert round(flags["precision"] * flags["flags"]) == 14 and 14 < flags["flags"] <= 20
-    pb = overall["processbench"]
-    assert pb["accuracy_correct"] == 1.0 and pb["accuracy_erroneous"] > 0.5
+    assert round(first["precision"] * first["flags"]) == 14 and 14 < first["flags"] <= 20
+    # A first error is claimed only where every step before the flag was decided ok: the
+    # later false calculations after an unreadable step are no longer claimed as first.
+    claims = overall["symbolic_flags"]
+    assert claims["on_a_step_labelled_right"] == 0
+    assert claims["correct_solutions_without_a_flag"] == 1.0
+    assert (claims["flags"], round(claims["precision"] * claims["flags"])) == (6, 5)
+    assert claims["precision"] > first["precision"]
+    pb, flagged = overall["processbench"], overall["processbench_first_flagged"]
+    assert pb["accuracy_correct"] == flagged["accuracy_correct"] == 1.0
+    assert flagged["accuracy_erroneous"] > 0.5 and pb["accuracy_erroneous"] == claims["recall"]
     assert set(summary["subsets"]) == {"gsm8k", "math"}
-    assert overall["coverage_of_steps"]["arithmetic"] > 0.2
-    rows = (out / "results.jsonl").read_text().splitlines()
-    assert len(rows) == 40 and json.loads(rows[0])["model"] == "not_asked"
+    assert overall["model"] == {"not_asked": 40}
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 40 and all(r["critique"] is None for r in rows)
 
 
-def test_bench_steps_refuses_other_formats(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps([{"problem": "1 + 1", "steps": ["2"], "label": 3}]))
-    result = run_cli("bench", "steps", "--data", str(bad), cwd=tmp_path)
-    assert result.returncode == 2 and "item 0" in result.stderr
+def test_a_claimed_first_error_has_only_steps_decided_ok_before_it() -> None:
+    """Over the sample, `first_error_step` (without a model) is a flag every step before
+    which the checks decided ok; a flag after an unreadable step is `first_flagged_step`."""
+    from app.verification.step_verdicts import combine, first_error, first_flagged
+
+    seen_unclaimed = 0
+    for s in load_samples(SAMPLE):
+        outcomes = combine(check_step_list(s.problem, s.steps), None)
+        claimed, flagged = first_error(outcomes), first_flagged(outcomes)
+        if claimed is not None:
+            assert claimed == flagged
+            assert all(o.verdict == "ok" for o in outcomes[:claimed])
+        elif flagged is not None:
+            seen_unclaimed += 1
+            assert any(o.verdict == "unchecked" for o in outcomes[:flagged])
+    assert seen_unclaimed == 12
