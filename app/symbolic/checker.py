@@ -29,6 +29,7 @@ from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import parse_expression
 from app.symbolic.problem import MathProblem, extract_problem
+from app.symbolic.questions import read_count
 from app.symbolic.rounding import round_half_up, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 from app.symbolic.solver import solve_problem
@@ -145,6 +146,12 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
             return _check_expression(problem, candidate, expected)
         if problem.kind == "membership":
             return _check_yes_no(candidate, expected)
+        if problem.kind in ("property", "comparison") and approximate:
+            return CheckResult("abstain", "none", "an approximate answer to an exact question")
+        if problem.kind == "property":
+            return _check_count(problem, candidate, expected)
+        if problem.kind == "comparison":
+            return _check_comparison(problem, candidate, expected)
         if truth is None:
             return CheckResult("abstain", "none", "the solution set is not certain", expected)
         if problem.target.kind != "solutions":
@@ -217,6 +224,59 @@ def _check_yes_no(candidate: str, expected: str | None) -> CheckResult:
     return CheckResult(verdict, "substitution", "substituting the value decides", expected)
 
 
+def _check_count(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
+    """How many digits / decimal places, the digit sum: '5', '5位小数', '五位小数', '4 digits';
+    any other number (the value itself, 24.26424) is wrong."""
+    assert problem.asked is not None and problem.count is not None
+    written = clean(candidate)
+    count = read_count(problem.asked, written)
+    if count is None:
+        value = parse_value(written)
+        count_value: sp.Expr = value
+    else:
+        count_value = sp.Integer(count)
+    verdict = "approve" if same_value(count_value, sp.Integer(problem.count)) else "reject"
+    return CheckResult(verdict, "evaluation", f"counted: {problem.count}", expected)
+
+
+_RELATION = re.compile(r"(.+?)\s*(<=|>=|<|>|=|≠)\s*(.+)")
+
+
+def _check_comparison(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
+    """'Which is larger, 3/4 or 5/7?': the larger one, in any notation ('0.75'), or the two
+    ordered ('3/4 > 5/7', '5/7 < 3/4'); for '比较大小' only the ordered two (or the sign alone,
+    between them as written). ≥/≤ between two different numbers is true but no comparison."""
+    (_, a), (_, b) = problem.operands
+    text = clean(candidate)
+    relation = _RELATION.fullmatch(text)
+    if relation is None and text in ("<", ">", "=") and problem.form == "relation":
+        left, sign, right = a, text, b
+    elif relation is not None:
+        left, sign, right = (
+            parse_value(relation.group(1)),
+            relation.group(2),
+            parse_value(relation.group(3)),
+        )
+        pairs = ((left, right), (right, left))
+        if not any(same_value(x, a) and same_value(y, b) for x, y in pairs):
+            return CheckResult("abstain", "none", "the sides are not the two numbers", expected)
+    elif problem.form == "relation":
+        return CheckResult("abstain", "none", "a number where an order is asked", expected)
+    else:
+        chosen = a if bool((a - b).is_positive) == (problem.target.kind == "max") else b
+        same = same_value(parse_value(text), chosen)
+        verdict = "approve" if same else "reject"
+        return CheckResult(verdict, "evaluation", "the values compared exactly", expected)
+    if sign in ("<=", ">="):
+        return CheckResult("abstain", "none", "≤/≥ between two different numbers", expected)
+    holds = {"<": (left - right).is_negative, ">": (left - right).is_positive, "=": False}
+    held = holds.get(sign)
+    if held is None:
+        return CheckResult("abstain", "none", "the order could not be decided", expected)
+    verdict = "approve" if held else "reject"
+    return CheckResult(verdict, "evaluation", "the values compared exactly", expected)
+
+
 def _check_expression(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
     """Equal for every value of the letters, and written in the form asked."""
     assert problem.expression is not None and problem.form is not None
@@ -279,6 +339,11 @@ _FORM_PATTERNS = {
 }
 
 
+_REPEATING_WRITTEN = re.compile(
+    r"\d\.\d+(?:\.{3,}|…)|\\overline|\\dot|\d[\u0307\u0305]|\d\.\(\d+\)"
+)
+
+
 def _check_form(
     form: str,
     exact: sp.Expr,
@@ -292,6 +357,9 @@ def _check_form(
     result = _check_value(exact, candidate, expected, None, units, rounding)
     if result.verdict != "approve":
         return result
+    repeating = exact.is_Rational and not terminating_decimal(exact)
+    if form == "decimal" and repeating and _REPEATING_WRITTEN.search(candidate):
+        return result  # 0.333..., 0.\overline{3}, 0.3̇, 0.(3): 1/3 written as a decimal
     written = clean(candidate).strip()
     match = _FORM_PATTERNS[form].fullmatch(written)
     numbers = [int(n) for n in (match.groups() if match else ()) if n is not None]
@@ -436,6 +504,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     said_a, said_b = yes_no(a), yes_no(b)
     if said_a is not None and said_b is not None:
         return said_a == said_b
+    if (ordered := _same_order(a, b)) is not None:
+        return ordered  # "3/4 > 5/7" and "5/7 < 3/4"
     if re.search(r"[<>≤≥∞∪]|\\infty", f"{a} {b}"):
         return _same_solution_set(a, b)
     # "x = 4" and "4" are the same answer when one variable is named (on either side).
@@ -478,6 +548,26 @@ def _same_expression(a: str, b: str) -> bool | None:
         return expression_equivalent(ea, eb)
     except _ERRORS:
         return None
+
+
+def _order(text: str) -> tuple[sp.Expr, sp.Expr] | None:
+    """'3/4 > 5/7' → (5/7, 3/4): two numbers, smaller first; None when not such a statement."""
+    try:
+        relation = _RELATION.fullmatch(clean(text))
+        if relation is None or relation.group(2) not in ("<", ">"):
+            return None
+        left, right = parse_value(relation.group(1)), parse_value(relation.group(3))
+    except _ERRORS:
+        return None
+    return (left, right) if relation.group(2) == "<" else (right, left)
+
+
+def _same_order(a: str, b: str) -> bool | None:
+    """Two statements ordering two numbers: the same order of the same numbers?"""
+    first, second = _order(a), _order(b)
+    if first is None or second is None:
+        return None
+    return all(same_value(x, y) for x, y in zip(first, second, strict=True))
 
 
 def _same_solution_set(a: str, b: str) -> bool | None:

@@ -54,6 +54,8 @@ def evaluate(expr: sp.Expr) -> sp.Expr:
         _check_power(args[0], args[1])
     elif isinstance(expr, sp.factorial):
         n = args[0]
+        if isinstance(n, sp.Symbol):
+            return sp.factorial(n, evaluate=False)  # x! = 24: solved over whole numbers
         if not (n.is_Integer and 0 <= n <= MAX_FACTORIAL):
             raise ParseError("factorial needs a whole number up to 450")
     result = expr.func(*args)
@@ -91,6 +93,33 @@ def decimal_string(value: sp.Rational) -> str:
     if terminating_decimal(value):
         return format(sp.Float(value, 40), "f").rstrip("0").rstrip(".")
     return str(sp.Float(value, 10)).rstrip("0")
+
+
+MAX_PERIOD = 6
+
+
+def repeating_decimal_text(value: sp.Rational) -> str | None:
+    """1/3 → '0.333...', 1/6 → '0.1666...', 1/7 → '0.142857142857...': the repeating block
+    written three times (one digit) or twice (longer), as `normalize.ellipsis_decimals` reads
+    it back. None for a terminating value or a block longer than six digits."""
+    if terminating_decimal(value):
+        return None
+    sign = "-" if value < 0 else ""
+    numerator, denominator = abs(int(value.p)), int(value.q)
+    whole, remainder = divmod(numerator, denominator)
+    digits: list[str] = []
+    seen: dict[int, int] = {}
+    while remainder not in seen:
+        if len(digits) > 64:
+            return None
+        seen[remainder] = len(digits)
+        digit, remainder = divmod(remainder * 10, denominator)
+        digits.append(str(digit))
+    start = seen[remainder]
+    fixed, block = "".join(digits[:start]), "".join(digits[start:])
+    if len(block) > MAX_PERIOD:
+        return None
+    return f"{sign}{whole}.{fixed}{block * (3 if len(block) == 1 else 2)}..."
 
 
 def _scientific(value: sp.Integer) -> str:

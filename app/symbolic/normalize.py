@@ -8,8 +8,10 @@ is one of those: silently joining it into 11 would be a guess.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
+from fractions import Fraction
 
 
 class ParseError(ValueError):
@@ -249,11 +251,104 @@ _DIVISION_CHAIN = re.compile(
 _DIVIDE_BY_FRACTION = re.compile(r"÷\s*((?:\d+\s+)?\d+\s*/\s*\d+)(?![\d.]|\s*[a-zA-Z(^%])")
 
 
+# Repeating decimals: 0.\overline{3}, 0.1\dot{6}, 0.\dot{1}4285\dot{7}, 0.3̇ (a combining dot
+# above), 0.(3). Each is an exact fraction. "0.1(6)" is refused: 0.1666… or 0.1 × 6?
+_REPEAT_MARK = r"\\dot\s*\{\d\}|\\dot\s*\d|\\overline\s*\{\d+\}|\d[\u0307\u0305]"
+_MARKED_DECIMAL = re.compile(rf"(?<![\d.])(\d+)\.((?:{_REPEAT_MARK}|\d)+)")
+_PAREN_REPEAT = re.compile(r"(?<![\d.])(\d+)\.\(\s*(\d+)\s*\)")
+_PAREN_AFTER_DECIMAL = re.compile(r"(?<![\d.])\d+\.\d+\(\s*\d+\s*\)")
+_ELLIPSIS_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?:\.{3,}|…)")
+MAX_PERIOD = 6
+
+
+def repeating_fraction(whole: str, fixed: str, block: str) -> str:
+    """whole.fixed(block) as '(p/q)': 0.1(6) → '(1/6)'. A block of 9s (0.(9) = 1) or of 0s is
+    no repeating decimal in school: refused."""
+    if set(block) <= {"9"} or set(block) <= {"0"}:
+        raise ParseError("a repeating block of 9s or 0s")
+    scale = 10 ** len(fixed)
+    numerator = int(whole + fixed) * (10 ** len(block) - 1) + int(block)
+    denominator = scale * (10 ** len(block) - 1)
+    divisor = math.gcd(numerator, denominator)
+    return f"({numerator // divisor}/{denominator // divisor})"
+
+
+def _marked(match: re.Match[str]) -> str:
+    whole, body = match.group(1), match.group(2)
+    if not re.search(_REPEAT_MARK, body):
+        return match.group(0)
+    digits: list[tuple[str, bool]] = []  # (digit, in the repeating block as marked)
+    overline = False
+    for item in re.finditer(rf"{_REPEAT_MARK}|\d", body):
+        token = item.group(0)
+        if token.startswith("\\overline"):
+            digits += [(d, True) for d in re.sub(r"\D", "", token[len("\\overline") :])]
+            overline = True
+        elif token.startswith("\\dot"):
+            digits.append((re.sub(r"\D", "", token)[-1], True))
+        else:
+            digits.append((token[0], len(token) > 1))
+            overline = overline or token.endswith("\u0305")
+    marked = [i for i, (_, m) in enumerate(digits) if m]
+    if not marked or marked[-1] != len(digits) - 1:
+        raise ParseError("a repeating mark that is not on the last digit")
+    if overline:  # every digit of the block is marked
+        start = marked[0]
+        if marked != list(range(start, len(digits))):
+            raise ParseError("a broken overline")
+    else:  # a dot on the first and the last digit of the block
+        if len(marked) > 2:
+            raise ParseError("more than two repeating dots")
+        start = marked[0]
+    plain = "".join(d for d, _ in digits)
+    return repeating_fraction(whole, plain[:start], plain[start:])
+
+
+def repeating_decimals(text: str) -> str:
+    """Marked repeating decimals as exact fractions; a decimal followed by a bracket is refused."""
+    if _PAREN_AFTER_DECIMAL.search(text):
+        raise ParseError("'0.1(6)': a repeating decimal or a product?")
+    text = _MARKED_DECIMAL.sub(_marked, text)
+    return _PAREN_REPEAT.sub(lambda m: repeating_fraction(m.group(1), "", m.group(2)), text)
+
+
+def ellipsis_decimals(text: str) -> str:
+    """'0.333...', '0.1666…', '0.272727...' in a problem: the last block written again and again
+    (one digit three times, a longer block twice) repeats. Anything else ('0.12...', '3.14...')
+    could be digits cut short of an unknown number: refused."""
+
+    def period(match: re.Match[str]) -> str:
+        whole, digits = match.group(1), match.group(2)
+        for length in range(1, MAX_PERIOD + 1):
+            block = digits[-length:]
+            times = 0
+            while digits.endswith(block * (times + 1)):
+                times += 1
+            if len(block) == length and times >= (3 if length == 1 else 2):
+                fixed = digits[: len(digits) - times * length]
+                return repeating_fraction(whole, fixed, block)
+        raise ParseError(f"{match.group(0)!r}: which digits repeat?")
+
+    return _ELLIPSIS_DECIMAL.sub(period, text)
+
+
+def read_repeating(text: str) -> Fraction | None:
+    """'0.333...' → 1/3 by the rule of `ellipsis_decimals`; None when it is not one."""
+    sign = -1 if text.startswith("-") else 1
+    try:
+        fraction = ellipsis_decimals(text.lstrip("-"))
+    except ParseError:
+        return None
+    match = re.fullmatch(r"\((\d+)/(\d+)\)", fraction)
+    return sign * Fraction(int(match.group(1)), int(match.group(2))) if match else None
+
+
 def normalize(text: str) -> str:
     """Unicode, full-width, superscripts, vulgar fractions and LaTeX into plain ASCII math."""
     if _BROKEN_TOKEN.search(text):
         raise ParseError("an invisible character splits a number or a name")
     text = _INVISIBLE_RE.sub("", text)
+    text = repeating_decimals(text)
     text = _VULGAR_RE.sub(_vulgar, text)
     if _VULGAR_LEFT.search(text):
         raise ParseError("a vulgar fraction after a decimal or a power")

@@ -1,10 +1,11 @@
 """The first reading: a whitelist Pratt parser from plain notation to unevaluated sympy.
 
 No eval: tokens are numbers, single-letter variables, a fixed set of functions (sqrt, root_n,
-log_b, ln, lg, sin, cos, tan, exp, abs), |...|, n!, %, ° and + - * / ^ ( ). Anything else is
-a ParseError (the reader abstains). A function written without parentheses takes one atom,
-and only when nothing binds to it afterwards: "ln x = 0" is read, "sin 2x" is ambiguous and
-refused. Bare "log" (base 10 or e?) is refused too. Powers and factorials are bounded.
+log_b, ln, lg, sin, cos, tan, exp, abs), |...|, n! (x! of a letter alone, not (x+1)!), %, °
+and + - * / ^ ( ). Anything else is a ParseError (the reader abstains). A function written
+without parentheses takes one atom, and only when nothing binds to it afterwards: "ln x = 0"
+is read, "sin 2x" is ambiguous and refused. Bare "log" (base 10 or e?) is refused too.
+Powers and factorials are bounded.
 """
 
 from __future__ import annotations
@@ -177,8 +178,8 @@ class _Parser:
         while (tok := self.peek()) is not None and tok.kind == "post":
             self.take()
             if tok.text == "!":
-                if expr.free_symbols:
-                    raise ParseError("factorial of an unknown is not supported")
+                if expr.free_symbols and not isinstance(expr, sp.Symbol):
+                    raise ParseError("factorial of an expression in an unknown is not supported")
                 expr = sp.factorial(expr, evaluate=False)
             elif tok.text == "%":
                 expr = sp.Mul(expr, sp.Rational(1, 100), evaluate=False)

@@ -18,10 +18,10 @@ import sympy as sp
 
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import readings_agree
-from app.symbolic.evaluation import real_throughout
+from app.symbolic.evaluation import evaluate, format_value, is_plain_number, real_throughout
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.letters import KNOWN_NAME, space_products
-from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.normalize import ParseError, ellipsis_decimals, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.prose import (
     accepts_arithmetic,
@@ -32,10 +32,21 @@ from app.symbolic.prose import (
     target_after,
     target_before,
 )
+from app.symbolic.questions import (
+    DECIMAL_PLACES,
+    DIGIT_SUM,
+    decimal_places_of_product,
+    digit_count,
+    digit_sum,
+    has_top_level_sum,
+    plain_number_text,
+    read_comparison,
+    read_property_question,
+)
 from app.symbolic.rounding import find_rounding
 from app.symbolic.target import Target
 from app.symbolic.units import read_conversion
-from app.symbolic.wording import ask_form, ask_percent, spell_out
+from app.symbolic.wording import ask_form, ask_percent, percent_chain_story, spell_out
 
 MAX_EQUATIONS = 4  # a formula and the three values it is given
 MAX_VARIABLES = 4
@@ -58,6 +69,13 @@ class MathProblem:
     # fraction, percent ("3/8 as a percent": 37.5%); None: any.
     form: str | None = None
     unit: str | None = None  # the unit the answer is asked in ("Convert 72 km/h to m/s")
+    # "property": what is asked about `expression` (digits | digit_sum | decimal_places) and
+    # the answer, counted when the problem is read.
+    asked: str | None = None
+    count: int | None = None
+    # "comparison": the two numbers as written and their values; `target` is max or min and
+    # `form` the answer's style (which: a number; relation: "3/4 > 5/7").
+    operands: tuple[tuple[str, sp.Expr], ...] = ()
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent.
@@ -73,7 +91,11 @@ _MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
 def _prepare(text: str) -> tuple[str, str | None]:
     """The text in plain notation, and the form of answer it asks for (a number of percent,
     a decimal, a fraction, a percent), if any."""
-    percent, text = ask_percent(expand_mixed_numbers(strip_claims(normalize(text))))
+    text = normalize(text)
+    if re.search(r"!=|\s!\s*=", text):
+        raise ParseError("'x!=24': x! = 24 or x ≠ 24?")
+    text = ellipsis_decimals(text)  # "0.333... as a fraction"; never in an answer (ellipsis.py)
+    percent, text = ask_percent(expand_mixed_numbers(strip_claims(text)))
     form, text = ask_form(text)
     if percent and form:
         raise ParseError("two forms asked")
@@ -177,6 +199,19 @@ def _read(original: str) -> MathProblem | None:
     if conversion is not None:
         value, _, asked_unit = conversion
         return MathProblem("arithmetic", expression=value, source=original, unit=asked_unit)
+    story = percent_chain_story(normalize(original))
+    if story is not None:  # "先降价20%再提价20%，现价是原价的百分之几？"
+        arithmetic, percent = story
+        return MathProblem(
+            "arithmetic",
+            expression=_parse_checked(arithmetic),
+            uses_decimals=True,  # a price
+            source=original,
+            form="percent_number" if percent else None,
+        )
+    is_question, question = _question(normalize(original), original)
+    if is_question:
+        return question  # the words change what is asked: read here, or not at all
     text, form = _prepare(original)
     expression_task = _expression_task(text)
     if expression_task is not None:
@@ -269,6 +304,7 @@ def _read(original: str) -> MathProblem | None:
     if target is not None or len(expressions) != 1:
         return None
     span, expression = expressions[0]
+    expression = _euler_number(expression)
     if expression.free_symbols or not accepts_arithmetic(leftover, span, text):
         return None
     if not real_throughout(expression):
@@ -280,6 +316,83 @@ def _read(original: str) -> MathProblem | None:
         source=text,
         rounding=rounding,
         form=form,
+    )
+
+
+_E = sp.Symbol("e")
+
+
+def _outside_logs(expr: sp.Expr) -> bool:
+    if expr == _E:
+        return True
+    return not isinstance(expr, sp.log) and any(_outside_logs(a) for a in expr.args)
+
+
+def _euler_number(expression: sp.Expr) -> sp.Expr:
+    """'ln(e^2)', 'ln(e) + 1': with no equation and no other letter, an e inside a logarithm is
+    Euler's number (read as a letter it would leave nothing to evaluate). An e anywhere else
+    ('e^2 + ln(e)'), or beside an equation ('e + 2 = 5'), stays a letter."""
+    if expression.free_symbols != {_E} or _outside_logs(expression):
+        return expression
+    return expression.xreplace({_E: sp.E})
+
+
+def _plain_value(text: str) -> tuple[sp.Expr, sp.Expr]:
+    """A number written alone (an operand, the expression a question is about), read by the
+    whole reader as plain arithmetic: (the expression as written, its value), or ParseError."""
+    read = extract_problem(text)
+    if read is None or read.kind != "arithmetic" or read.expression is None:
+        raise ParseError(f"{text!r} is not a plain number")
+    if read.form or read.unit or read.rounding is not None:
+        raise ParseError(f"{text!r} asks something of its own")
+    value = evaluate(read.expression)
+    if value.free_symbols or not value.is_real or not is_plain_number(value):
+        raise ParseError(f"{text!r} is not a plain number")
+    return read.expression, value
+
+
+def _question(text: str, original: str) -> tuple[bool, MathProblem | None]:
+    """How many digits, the digit sum, how many decimal places, which is larger: (whether the
+    text asks one, the problem or None when it is not read with certainty)."""
+    asked = read_property_question(text)
+    if asked is not None:
+        if has_top_level_sum(asked.inner):
+            return True, None  # "the sum of the digits of 99 + 1": 1 or 19?
+        expression, value = _plain_value(asked.inner)
+        if asked.kind == DECIMAL_PLACES:
+            count = decimal_places_of_product(asked.inner)
+        elif not (value.is_Integer and value > 0):
+            return True, None  # digits of 3.14, of -12, of 0: not what school counts
+        else:
+            number = int(value)
+            count = digit_sum(number) if asked.kind == DIGIT_SUM else digit_count(number)
+        if count is None:
+            return True, None
+        return True, MathProblem(
+            "property",
+            expression=expression,
+            source=original,
+            asked=asked.kind,
+            count=count,
+            uses_decimals=bool(re.search(r"\d\.\d", asked.inner)),
+        )
+    comparison = read_comparison(text)
+    if comparison is None:
+        return False, None
+    operands = []
+    for written in (comparison.first, comparison.second):
+        shown = written if plain_number_text(written) else None  # "3/4", "2^10", "50%"
+        _, value = _plain_value(written)
+        operands.append((shown or format_value(value, "." in written), value))
+    difference = operands[0][1] - operands[1][1]
+    if difference.is_zero is not False or difference.is_positive is None:
+        return True, None  # equal, or an order sympy cannot decide
+    return True, MathProblem(
+        "comparison",
+        source=original,
+        target=Target(comparison.direction),
+        form=comparison.style,
+        operands=tuple(operands),
     )
 
 

@@ -9,11 +9,12 @@ is None, and the caller abstains.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import sympy as sp
 
-from app.symbolic.evaluation import evaluate
+from app.symbolic.evaluation import MAX_FACTORIAL, evaluate
 from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem
 
@@ -105,8 +106,33 @@ def satisfies(problem: MathProblem, assignment: Assignment) -> bool | None:
 Proposal = tuple[str, list[sp.Expr], bool, bool]
 
 
+def _factorial_roots(residual: sp.Expr, x: sp.Symbol) -> Proposal | None:
+    """x! = 24, 2·x! = 48: linear in x! alone, x a whole number (x! has no other meaning in
+    school). No whole number (x! = 25) is left to a model rather than called no solution."""
+    value = sp.Dummy("factorial")
+    replaced = sp.expand(residual.xreplace({sp.factorial(x): value}))
+    if x in replaced.free_symbols or replaced.has(sp.factorial):
+        return None
+    try:
+        poly = sp.Poly(replaced, value)
+    except sp.PolynomialError:
+        return None
+    if poly.degree() != 1 or poly.free_symbols - {value}:
+        return None
+    a, b = poly.all_coeffs()
+    target = -b / a
+    if not (target.is_Integer and target > 1):
+        return None  # x! = 1: is 0! = 1 taught (x = 0 or 1), or x = 1 alone?
+    whole = [n for n in range(MAX_FACTORIAL + 1) if math.factorial(n) == int(target)]
+    if not whole:
+        return None
+    return "finite", [sp.Integer(n) for n in whole], False, False
+
+
 def _propose_single(problem: MathProblem, residual: sp.Expr, x: sp.Symbol) -> Proposal | None:
     """(kind, candidates, complex_only, repeated) for one equation in one unknown."""
+    if residual.has(sp.factorial):
+        return _factorial_roots(residual, x)
     try:
         poly = sp.Poly(residual, x)
         polynomial = not poly.free_symbols - {x}

@@ -17,13 +17,14 @@ from app.symbolic.evaluation import (
     evaluate,
     format_value,
     is_plain_number,
+    repeating_decimal_text,
     terminating_decimal,
     to_latex,
 )
 from app.symbolic.expressions import expected_form
 from app.symbolic.expressions import show as show_expression
 from app.symbolic.inequality import format_set, solution_set
-from app.symbolic.normalize import ParseError
+from app.symbolic.normalize import ParseError, read_repeating
 from app.symbolic.problem import MathProblem, extract_problem
 from app.symbolic.rounding import rounded_text
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
@@ -67,6 +68,10 @@ def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
             return _solve_expression(problem)
         if problem.kind == "membership":
             return _solve_membership(problem)
+        if problem.kind == "property":
+            return _solve_property(problem)
+        if problem.kind == "comparison":
+            return _solve_comparison(problem)
         return _solve_equations(problem)
     except (ParseError, TypeError, ValueError, ZeroDivisionError):
         return None
@@ -126,7 +131,12 @@ def in_form(value: sp.Expr, form: str) -> str | None:
         return format_value(value)
     shown = value * 100 if form == "percent" else value
     if not terminating_decimal(shown):
-        return None
+        # 1/3 as a decimal: 0.333..., read back exactly as the same fraction, or no answer
+        written = repeating_decimal_text(value) if form == "decimal" else None
+        read_back = read_repeating(written) if written is not None else None
+        if read_back is None or sp.Rational(read_back.numerator, read_back.denominator) != value:
+            return None
+        return written
     text = decimal_string(shown) if not shown.is_Integer else str(int(shown))
     return f"{text}%" if form in ("percent", "percent_number") else text
 
@@ -146,6 +156,50 @@ def _solve_membership(problem: MathProblem) -> SymbolicSolution | None:
     ]
     answer = "yes" if holds else "no"
     return SymbolicSolution("membership", steps, answer, [{"value": answer}])
+
+
+_PROPERTY_STEPS = {
+    "digits": "Count its digits",
+    "digit_sum": "Add its digits",
+    "decimal_places": "Count the decimal places: the factors' places add up to the product's",
+}
+
+
+def _solve_property(problem: MathProblem) -> SymbolicSolution | None:
+    """How many digits, the digit sum, how many decimal places: counted when read."""
+    assert problem.expression is not None and problem.asked is not None
+    if problem.count is None:
+        return None
+    dec = problem.uses_decimals
+    value = evaluate(problem.expression)
+    steps = [
+        Step("Evaluate", f"{to_latex(problem.expression, dec)} = {to_latex(value, dec)}"),
+        Step(_PROPERTY_STEPS[problem.asked], str(problem.count)),
+    ]
+    answer = str(problem.count)
+    return SymbolicSolution("property", steps, answer, [{"value": answer}])
+
+
+def comparison_answer(problem: MathProblem) -> tuple[str, str]:
+    """(the operand asked for as written, the two written in order with < or >)."""
+    (first, a), (second, b) = problem.operands
+    larger_first = bool((a - b).is_positive)
+    bigger, smaller = (first, second) if larger_first else (second, first)
+    chosen = bigger if problem.target.kind == "max" else smaller
+    return chosen, f"{first} {'>' if larger_first else '<'} {second}"
+
+
+def _solve_comparison(problem: MathProblem) -> SymbolicSolution | None:
+    chosen, relation = comparison_answer(problem)
+    steps = [
+        Step(
+            "Compare the values",
+            ", ".join(f"{w} = {to_latex(v, '.' in w)}" for w, v in problem.operands),
+        ),
+        Step("Order them", relation),
+    ]
+    answer = relation if problem.form == "relation" else chosen
+    return SymbolicSolution("comparison", steps, answer, [{"value": answer}])
 
 
 def _solve_expression(problem: MathProblem) -> SymbolicSolution | None:
@@ -257,6 +311,12 @@ def _method_steps(problem: MathProblem) -> list[Step]:
         return [Step("Solve the system by elimination")]
     x = problem.variables[0]
     expr = sp.expand(evaluate(problem.equations[0].lhs) - evaluate(problem.equations[0].rhs))
+    if expr.has(sp.factorial):
+        return [
+            Step(
+                f"{x}! is defined for whole numbers: try {x} = 0, 1, 2, …", f"{sp.latex(expr)} = 0"
+            )
+        ]
     try:
         poly = sp.Poly(expr, x)
     except sp.PolynomialError:

@@ -110,15 +110,22 @@ _FORMS = {
     "最简分数": "fraction",
     "百分数": "percent",
 }
+# A repeating decimal is an exact fraction by now: "0.\overline{3}" is "(1/3)".
+_FORM_NUM = rf"({_N}|\(\d+/\d+\))"
 _ASK_FORM = [
     re.compile(
-        rf"\b(?:write|express|convert|change|rewrite)\s+{_NUM}\s+(?:as|to|into)\s+an?\s+"
+        rf"\b(?:write|express|convert|change|rewrite)\s+{_FORM_NUM}\s+(?:as|to|into)\s+an?\s+"
         r"(decimal|fraction|percent|percentage)(?:\s+in\s+(?:its\s+)?(?:lowest|simplest)\s+terms)?"
         r"(?=\s*[.?!]?\s*$)",
         _I,
     ),
     re.compile(
-        rf"(?:把|将)\s*{_NUM}\s*(?:化成|化为|写成|改写成|改写为)\s*(小数|最简分数|分数|百分数)"
+        rf"^\s*(?:what\s+is\s+)?{_FORM_NUM}\s+as\s+an?\s+(decimal|fraction|percent|percentage)"
+        r"(?:\s+in\s+(?:its\s+)?(?:lowest|simplest)\s+terms)?(?=\s*[.?!]?\s*$)",
+        _I,
+    ),
+    re.compile(
+        rf"(?:把|将)\s*{_FORM_NUM}\s*(?:化成|化为|写成|改写成|改写为)\s*(小数|最简分数|分数|百分数)"
     ),
 ]
 
@@ -134,8 +141,91 @@ def ask_form(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+# Percent chains: "80 decreased by 20% and then increased by 20%", "100先降价20%再提价20%".
+# Each change is of the value reached so far (80 → 64 → 76.8); "then increased by 20% of the
+# original" is another question and is not read.
+_UP = r"increased|raised|增加|提高|增长|上涨|上升|涨价|提价"
+_DOWN = r"decreased|reduced|lowered|减少|降低|下降|降价|减价"
+_STEP_EN = rf"(?:(?:is|was)\s+)?({_UP}|{_DOWN})\s+by\s+({_N})\s*%(?!\s*of\b)"
+_STEP_ZH = rf"({_UP}|{_DOWN})了?\s*({_N})\s*%"
+_CHAIN_EN = rf"(?:first\s+)?{_STEP_EN}(?:(?:\s*,)?\s+(?:and\s+)?then\s+{_STEP_EN})+"
+_CHAIN_ZH = rf"先\s*{_STEP_ZH}(?:\s*[，,]?\s*(?:然后|接着)?\s*(?:再|又)\s*{_STEP_ZH})+"
+_STEP = re.compile(rf"{_STEP_EN}|{_STEP_ZH}", _I)
+_CHAINS = [
+    re.compile(rf"{_START}{_NUM}\s+{_CHAIN_EN}(?![\d.%])", _I),
+    re.compile(rf"{_START}{_NUM}\s*{_CHAIN_ZH}(?![\d.%])"),
+]
+
+
+def _factors(chain: str) -> str:
+    """'decreased by 20% and then increased by 20%' → '*(1-(20)/100)*(1+(20)/100)'."""
+    out = []
+    for match in _STEP.finditer(chain):
+        verb, percent = [g for g in match.groups() if g is not None]
+        sign = "+" if re.fullmatch(_UP, verb, _I) else "-"
+        out.append(f"*(1{sign}({percent})/100)")
+    return "".join(out)
+
+
+def _chain(match: re.Match[str]) -> str:
+    return f"(({match.group(1)}){_factors(match.group(0)[match.end(1) - match.start() :])})"
+
+
+_PRICE_EN = (
+    r"^\s*(?:the|a|an)\s+price(?:\s+of\s+(?:(?:a|an|the)\s+[a-z]+|\$?\s*(?P<n1>@N@)))?\s+"
+    r"(?P<chain>@CHAIN@)\s*[.,;]\s*(?P<ask>@ASK@)\s*$"
+    r"|^\s*(?:the|a|an)\s+price\s+of\s+(?:a|an|the)\s+[a-z]+\s+is\s+\$?\s*(?P<n2>@N@)(?:\s+dollars)?"
+    r"\s*\.\s*it\s+(?:is|was)\s+(?P<chain2>@CHAIN@)\s*[.,;]\s*(?P<ask2>@ASK@)\s*$"
+)
+_ASK_EN = (
+    r"what\s+is\s+the\s+(?:new|final)\s+price\s*\??"
+    r"|what\s+percent(?:age)?\s+of\s+the\s+original\s+price\s+is\s+(?:it|the\s+(?:new|final)\s+price)"
+    r"(?:\s+now)?\s*\??"
+)
+_PRICE_ZH = (
+    r"^\s*(?:一件|一种|一台|一辆|一本|某种|某件|某)?(?:商品|衣服|货物|东西|书|电视机|自行车)?"
+    r"(?:的价格|的售价|的定价|价格)?\s*(?:原价(?:是|为)?\s*(?P<n1>@N@)\s*元\s*[，,]\s*)?"
+    r"(?P<chain>@CHAIN@)\s*[，,]\s*(?P<ask>@ASK@)\s*$"
+)
+_ASK_ZH = (
+    r"(?:现价|现在的价格|现在的售价|现在价格)是原价的百分之几\s*[？?。]?"
+    r"|(?:现价|现在的价格|现在的售价|现在价格)(?:是)?多少元\s*[？?。]?"
+)
+_PRICE_STORIES = [
+    re.compile(
+        _PRICE_EN.replace("@N@", _N).replace("@CHAIN@", _CHAIN_EN).replace("@ASK@", _ASK_EN), _I
+    ),
+    re.compile(
+        _PRICE_ZH.replace("@N@", _N).replace("@CHAIN@", _CHAIN_ZH).replace("@ASK@", _ASK_ZH)
+    ),
+]
+
+
+def percent_chain_story(text: str) -> tuple[str, bool] | None:
+    """'A price of 100 is decreased by 20% and then increased by 20%. What is the new price?',
+    '一件商品先降价20%再提价20%，现价是原价的百分之几？': (the arithmetic, whether a percent of the
+    original price is asked). The new price needs the old one; the percent does not."""
+    for pattern in _PRICE_STORIES:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        found = {k: v for k, v in match.groupdict().items() if v is not None}
+        base, chain, ask = found.get("n1") or found.get("n2"), found.get("chain"), found.get("ask")
+        chain = chain or found.get("chain2")
+        ask = ask or found.get("ask2")
+        if chain is None or ask is None:
+            return None
+        percent = bool(re.search(r"percent|百分之几", ask, _I))
+        if not percent and base is None:
+            return None
+        return f"(({base if not percent and base else 100}){_factors(chain)})", percent
+    return None
+
+
 def spell_out(text: str) -> str:
     """The text with each operation said in words between numbers written as notation."""
+    for chain in _CHAINS:
+        text = chain.sub(_chain, text)
     for _ in range(3):  # nested phrases: "the sum of the square of 3 and 4"
         before = text
         for pattern, template in _REWRITES:

@@ -59,7 +59,8 @@ from tests.symbolic.adversarial import (
         ("把 3/4 化成百分数", "75%"),
         ("Write 0.45 as a fraction in lowest terms.", "9/20"),
         ("把 0.6 化成分数", "3/5"),
-        ("Write 1/3 as a decimal.", ABSTAIN),  # no exact decimal
+        ("Write 1/3 as a decimal.", "0.333..."),  # repeating: the block three times
+        ("Write 1/17 as a decimal.", ABSTAIN),  # a block of 16 digits
         # Unit conversions (pint, exact fractions).
         ("Convert 72 km/h to m/s.", "20 m/s"),
         ("Convert 4500 g to kg.", "4.5 kg"),
