@@ -219,19 +219,60 @@ def db_upgrade(revision: Annotated[str, typer.Argument()] = "head") -> None:
     typer.echo(f"database at revision {revision}")
 
 
-@bank_app.command("load")
-def bank_load(path: Annotated[Path | None, typer.Option(help="GSM8K-style JSONL.")] = None) -> None:
-    """Load the problem bank if it is empty (the server also does this on start)."""
-    from app.db.session import open_sessionmaker
-    from app.retrieval.bank import load_if_empty
+SOURCE_NAME_MAX = 32  # problem_bank.source
 
+
+@bank_app.command("load")
+def bank_load(
+    path: Annotated[
+        Path | None,
+        typer.Option(help="GSM8K-style JSONL loaded into an empty bank (default: GSM8K train)."),
+    ] = None,
+    add: Annotated[
+        Path | None,
+        typer.Option(
+            "--add",
+            help="An operator's own bank beside it: GSM8K-style JSONL, one {question, answer} "
+            "a line, the answer ending in '#### <final answer>'. A wording already in the bank "
+            "is skipped. A running server counts the new words at its next start.",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(help="The name the added problems are stored under (with --add)."),
+    ] = None,
+) -> None:
+    """Load the problem bank if it is empty (the server also does this on start); with --add,
+    add an operator's own problems beside it."""
+    from app.db.migrate import upgrade_async
+    from app.db.session import open_sessionmaker
+    from app.retrieval.bank import add_bank, load_if_empty
+
+    if (add is None) != (source is None):
+        raise typer.BadParameter("--add and --source go together")
+    if source is not None and not 0 < len(source.strip()) <= SOURCE_NAME_MAX:
+        raise typer.BadParameter(f"--source: a name of 1 to {SOURCE_NAME_MAX} characters")
     settings = get_settings()
 
-    async def run() -> int:
+    async def run() -> tuple[int, int]:
+        if settings.database.is_sqlite:  # the embedded database migrates itself, as `serve`
+            await upgrade_async(settings.database.url)
         async with open_sessionmaker(settings.database) as sessionmaker:
-            return await load_if_empty(sessionmaker, path or settings.retrieval.problem_bank_path)
+            loaded = await load_if_empty(sessionmaker, path or settings.retrieval.problem_bank_path)
+            added = 0
+            if add is not None and source is not None:
+                added = await add_bank(sessionmaker, add, source.strip())
+            return loaded, added
 
-    typer.echo(f"loaded {asyncio.run(run())} problems")
+    try:
+        loaded, added = asyncio.run(run())
+    except (ValueError, KeyError, TypeError) as exc:  # not JSON, no question, no "####"
+        _fail("bad_bank_file", f"{add}: {exc}")
+    typer.echo(f"loaded {loaded} problems")
+    if add is not None:
+        typer.echo(f"added {added} problems from {add} as {source}")
 
 
 @app.command()
