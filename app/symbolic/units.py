@@ -121,6 +121,13 @@ def _unit_table() -> dict[str, str]:
         for time_unit, name in _TIME.items():
             if length.isascii() == time_unit.isascii():
                 table[f"{length}/{time_unit}"] = f"{_LENGTH[length]}/{name}"
+    for word in ("meter", "metre", "kilometer", "kilometre", "centimeter", "centimetre", "mile"):
+        for length in (word, word + "s"):  # "20 meters per second"
+            for time_word in ("second", "minute", "hour"):
+                table[f"{length} per {time_word}"] = f"{_WORDS[word]}/{time_word}"
+    for length in ("foot", "feet"):
+        for time_word in ("second", "minute", "hour"):
+            table[f"{length} per {time_word}"] = f"foot/{time_word}"
     table["千米每小时"] = "kilometer/hour"
     table["米每秒"] = "meter/second"
     return table

@@ -1,0 +1,52 @@
+"""POST /v1/checks on everyday K12 answers (issue 27): rounding only where asked or marked,
+roots listed in prose, ± forms, units, and questions whose words change what is asked."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+DECIMAL_PLACES = "计算1.1*1.2*1.3*1.4*10.1的结果是一个多少位的小数"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer", "verdict"),
+    [
+        # Rounding: accepted when the problem asks for it or the student marks it.
+        ("What is 1000/3?", "333.33", "unknown"),
+        ("What is 1000/3?", "about 333.33", "correct"),
+        ("What is 1000/3?", "≈ 333.33", "correct"),
+        ("What is 1000/3?", "约333.33", "correct"),
+        ("What is 1000/3?", "about 333.34", "incorrect"),
+        ("What is 1000/3 to the nearest hundredth?", "333.33", "correct"),
+        ("计算 10/3，保留两位小数", "3.33", "correct"),
+        ("计算 10/3，保留两位小数", "3.3", "incorrect"),
+        # Roots in prose, ± forms.
+        ("x^2 - 2x - 15 = 0", "两个解 -3 和 5", "correct"),
+        ("x^2 - 2x - 15 = 0", "x = -3 or x = 5", "correct"),
+        ("x^2 - 2x - 15 = 0", "the roots are -3 and 5", "correct"),
+        ("x^2 - 2x - 15 = 0", "x = -3 or x = 4", "incorrect"),
+        ("x^2 - 2x - 15 = 0", "x = 5", "incorrect"),
+        ("x^2 - 4x + 1 = 0", "x = 2 ± √3", "correct"),
+        ("x^2 - 4x + 1 = 0", "x = 2 ± √2", "incorrect"),
+        # Units.
+        ("Convert 72 km/h to m/s.", "20 m/s", "correct"),
+        ("Convert 72 km/h to m/s.", "20 meters per second", "correct"),
+        ("Convert 72 km/h to m/s.", "21 m/s", "incorrect"),
+        ("Convert 72 km/h to m/s.", "72 km/h", "unknown"),
+        # The question asked, not the value of the expression.
+        (DECIMAL_PLACES, "24.26424", "incorrect"),
+        (DECIMAL_PLACES, "5", "correct"),
+        ("Which is larger, 3/4 or 5/7?", "5/7", "incorrect"),
+        ("Which is larger, 3/4 or 5/7?", "3/4", "correct"),
+        ("一件商品先降价20%再提价20%，现价是原价的百分之几？", "100%", "incorrect"),
+        ("一件商品先降价20%再提价20%，现价是原价的百分之几？", "96%", "correct"),
+    ],
+)
+async def test_k12_answers(client: httpx.AsyncClient, problem: str, answer: str, verdict: str):
+    response = await client.post("/v1/checks", json={"problem": problem, "answer": answer})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["verdict"] == verdict, body
+    if verdict != "unknown":
+        assert body["method"] == "programmatic"
