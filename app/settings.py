@@ -110,6 +110,9 @@ class VerifySettings(BaseSettings):
     # Hard limit for each labelling call (ANALYZE's subject/grade/difficulty, ENRICH's
     # knowledge points and hint): short, the labels are an aid and the rules stand in.
     label_timeout_s: float = 2.0
+    # Hard limit for the second reading of a photo by a model that reads images (retries
+    # included; it runs beside the OCR): past it the model abstains and the OCR reads alone.
+    read_image_timeout_s: float = 20.0
     programmatic_threshold: float = 0.95
     ground_truth_threshold: float = 0.95
     llm_threshold: float = 0.75

@@ -76,6 +76,7 @@ async def read_scan_request(
             grade=body.grade,
             user_id=body.user_id,
             tenant=tenant,
+            corrects_scan_id=body.corrects_scan_id,
         )
     else:
         raise ApiError(
@@ -84,4 +85,7 @@ async def read_scan_request(
             "send application/json with 'text' or multipart/form-data with 'image'",
         )
     image_hash = hashlib.sha256(scan.image).hexdigest() if scan.image is not None else None
-    return scan, fingerprint(scan.text, image_hash, scan.subject, scan.grade, scan.user_id)
+    # The scan corrected counts only when named: the fingerprints of other requests stay.
+    corrects = (str(scan.corrects_scan_id),) if scan.corrects_scan_id is not None else ()
+    parts = (scan.text, image_hash, scan.subject, scan.grade, scan.user_id, *corrects)
+    return scan, fingerprint(*parts)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.auth import Caller
 from app.api.deps import ServicesDep, SessionDep
@@ -61,7 +62,7 @@ _LOCATION = {"Location": {"description": "/v1/scans/{id}", "schema": {"type": "s
             "`Location` or stream `/v1/scans/{id}/events`.",
             "headers": _LOCATION,
         },
-        **errors(401, 409, 413, 415, 422, 429, 503),
+        **errors(401, 404, 409, 413, 415, 422, 429, 503),
     },
 )
 async def create_scan(
@@ -88,6 +89,8 @@ async def create_scan(
 ) -> Response:
     """Solve and verify a problem (JSON text or a photo). The body is capped before it is read."""
     scan_request, request_hash = await read_scan_request(request, services, caller.tenant)
+    if scan_request.corrects_scan_id is not None:
+        await _check_correction(session, scan_request)
     if idempotency_key:
         try:
             stored = await idempotency.begin(
@@ -114,6 +117,21 @@ async def create_scan(
             await idempotency.release(services, caller.tenant, idempotency_key)
         raise
     return JSONResponse(body, status_code=response_status, headers={"Location": location})
+
+
+async def _check_correction(session: AsyncSession, scan_request: ScanRequest) -> None:
+    """The scan a text names as the photo it corrects: the caller's tenant's, and its user's
+    when it has one (404 otherwise, as for a scan that does not exist), and a photo (422)."""
+    named = scan_request.corrects_scan_id
+    assert named is not None
+    owner = await ScanRepository(session).scan_owner(named, scan_request.tenant)
+    # End the read: the scan's rows are written in a new transaction (on SQLite one that read
+    # first cannot write once another connection has committed).
+    await session.commit()
+    if owner is None or (owner[1] is not None and owner[1] != scan_request.user_id):
+        raise ApiError(404, "not_found", f"scan {named} does not exist")
+    if owner[0] != "image":
+        raise ApiError(422, "not_a_photo", f"scan {named} is not a photo scan: nothing to correct")
 
 
 async def _create(

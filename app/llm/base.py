@@ -8,8 +8,9 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from app.llm.types import Message, ModelResponse
 
 # What a client can be asked to do. The symbolic solver only solves; LLMs do everything
-# ("analyze": subject, grade and difficulty labels, knowledge points and a hint).
-Capability = Literal["solve", "verify", "evaluate", "analyze"]
+# ("analyze": subject, grade and difficulty labels, knowledge points and a hint;
+# "read_image": it takes pictures in a message, so it can read a photo of the problem).
+Capability = Literal["solve", "verify", "evaluate", "analyze", "read_image"]
 
 
 @runtime_checkable

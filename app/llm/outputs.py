@@ -67,6 +67,18 @@ class EnrichmentOutput(BaseModel):
     )
 
 
+class ReadingOutput(BaseModel):
+    """A photo's problem as a vision model read it (the second reader, app/pipeline/reading.py)."""
+
+    problem: str = Field(
+        description="the problem exactly as printed: words as text, mathematics in LaTeX",
+        json_schema_extra={"maxLength": 2000},
+    )
+    legible: bool = Field(
+        default=True, description="false when any part of the problem cannot be read for sure"
+    )
+
+
 def _bound(node: Any) -> Any:
     if isinstance(node, dict):
         bounded = {key: _bound(value) for key, value in node.items()}

@@ -87,6 +87,8 @@ class Resilient:
         timeout: float | None = None,
         seed: int | None = None,
     ) -> ModelResponse:
+        if "read_image" not in self.capabilities and any(m.images for m in messages):
+            raise ProviderError(self.provider, f"{self.model} does not read images")
         limit = timeout or self.default_timeout_s
         purpose = self.purpose or current_purpose()
         limits = limits_for(self.limits, purpose, self.request_reserve)

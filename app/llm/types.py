@@ -18,9 +18,20 @@ def safe_text(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Image:
+    """A picture sent with a message (a photo of the problem): raw bytes and their type."""
+
+    data: bytes
+    mime_type: str  # image/png or image/jpeg: what the upload check admits
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     role: Role
     content: str
+    # Pictures that go with the text (user turns only), for a client with `read_image`; each
+    # provider sends them in its own API's form.
+    images: tuple[Image, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

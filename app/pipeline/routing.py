@@ -36,9 +36,10 @@ async def should_retry_after_verify(
 
 
 async def route_after_ocr(state: SolveState) -> Literal["analyze", "__end__"]:
-    """A photo read only in part is not solved: it would be a different problem."""
+    """A photo read only in part is not solved: it would be a different problem. Nor is one
+    whose two readings (the OCR's, a model's) are not the same problem."""
     readable = state.problem_text.strip() and not state.error and not state.ocr_unread
-    return "analyze" if readable else "__end__"
+    return "analyze" if readable and not state.readings_disagree else "__end__"
 
 
 async def route_after_solve(state: SolveState) -> Literal["quick_verify", "enrich"]:

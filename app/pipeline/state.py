@@ -55,6 +55,10 @@ class SolveState:
     ocr_confidence: float | None = None
     ocr_latex: str | None = None  # the photo's structured reading, when the layout step read it
     ocr_unread: str | None = None  # why the reading misses part of the photo: not solved
+    # What a model that reads images read off the photo (LaTeX), when one did (app/pipeline/
+    # reading.py); when it is not the same problem as the OCR's reading, nothing is solved.
+    second_reading: str | None = None
+    readings_disagree: bool = False
     error: str | None = None  # set when the input cannot be processed at all
     # ANALYZE
     subject: str = "general"

@@ -52,6 +52,7 @@ class CautionCode(StrEnum):
     failed_verification = "failed_verification"
     low_confidence = "low_confidence"
     incomplete_reading = "incomplete_reading"
+    readings_disagree = "readings_disagree"
 
 
 class CautionReason(BaseModel):

@@ -45,6 +45,13 @@ _USER_ID = Field(
     examples=["user_8c1f2a"],
 )
 
+_CORRECTS = Field(
+    default=None,
+    description="The photo scan this text scan corrects; null when it corrects none (or that "
+    "scan was erased).",
+    examples=[None],
+)
+
 
 class ScanCreate(BaseModel):
     """The JSON body. The text limit comes from settings (validation context
@@ -61,6 +68,13 @@ class ScanCreate(BaseModel):
     subject: Subject | None = _SUBJECT
     grade: str | None = _GRADE
     user_id: str | None = _USER_ID
+    corrects_scan_id: uuid.UUID | None = Field(
+        default=None,
+        description="The photo scan this text corrects (the student typed what the photo "
+        "says): a scan of the same tenant, and of the same `user_id` when that scan has one; "
+        "else 404 `not_found` (422 `not_a_photo` for a text scan).",
+        examples=["3f8a2c4e-9b1d-4c6e-8f2a-1b3c5d7e9f01"],
+    )
 
     @field_validator("text")
     @classmethod
@@ -150,6 +164,14 @@ class SolutionResponse(BaseModel):
         "they were printed), to show the student and let them correct it; null for text scans.",
         examples=[r"\frac{x}{4}=3"],
     )
+    second_reading: str | None = Field(
+        default=None,
+        description="What a second reader (a model that reads images) read off the photo, as "
+        "LaTeX; null for text scans and when none read it. A photo is solved only when both "
+        "readings are the same problem (else `readings_disagree`).",
+        examples=[r"\frac{x}{4}=3"],
+    )
+    corrects_scan_id: uuid.UUID | None = _CORRECTS
     subject: Subject = Field(description="The subject.", examples=["math"])
     grade_band: str = Field(description="primary, middle or high.", examples=["middle"])
     difficulty: str = Field(description="easy, medium or hard.", examples=["easy"])
@@ -240,6 +262,7 @@ class ScanOut(BaseModel):
     ocr_confidence: float | None = Field(
         description="OCR confidence in [0, 1]; null for text scans.", examples=[0.93]
     )
+    corrects_scan_id: uuid.UUID | None = _CORRECTS
     subject: Subject = Field(description="The subject.", examples=["math"])
     grade_band: str = Field(description="primary, middle or high.", examples=["middle"])
     difficulty: str = Field(description="easy, medium or hard.", examples=["easy"])

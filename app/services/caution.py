@@ -10,6 +10,8 @@ def caution_code(state: SolveState) -> str | None:
         return None
     if state.ocr_unread:
         return "incomplete_reading"
+    if state.readings_disagree:
+        return "readings_disagree"
     if state.solution is None or not state.solution.final_answer:
         return "no_answer"
     if state.verify_passed is None:

@@ -66,6 +66,7 @@ class ScanRequest:
     grade: str | None = None
     user_id: str | None = None
     tenant: str | None = None
+    corrects_scan_id: uuid.UUID | None = None  # the photo scan this text corrects (checked)
 
     def options(self) -> dict[str, Any]:
         return {"subject": self.subject, "grade": self.grade}
@@ -189,6 +190,7 @@ def accept_scan(session: AsyncSession, request: ScanRequest) -> Scan:
         difficulty="easy",
         language="zh" if request.text and _has_cjk(request.text) else "en",
         topics=[],
+        corrects_scan_id=request.corrects_scan_id,
     )
     session.add(scan)
     ScanInputRepository(session).add(
@@ -221,6 +223,9 @@ def _fill_scan(scan: Scan, result: SolveState, request: ScanRequest) -> Scan:
     scan.image_sha256 = _sha256(request.image)
     scan.image_bytes = len(request.image) if request.image is not None else None
     scan.ocr_confidence = result.ocr_confidence
+    scan.second_reading = result.second_reading
+    if request.corrects_scan_id is not None:  # a queued scan's row has it already
+        scan.corrects_scan_id = request.corrects_scan_id
     scan.subject = result.subject
     scan.grade_band = result.grade_band
     scan.difficulty = result.difficulty

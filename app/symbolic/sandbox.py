@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 
 from pebble import ProcessPool
 
-from app.symbolic import checker, solver
+from app.symbolic import checker, readings, solver
 from app.symbolic.checker import CheckResult
 from app.symbolic.solver import SymbolicSolution
 
@@ -77,6 +77,10 @@ class SymbolicSandbox:
     async def math_equivalent(self, gold: str, candidate: str) -> bool | None:
         """math-verify alone (LaTeX answers such as MATH's), no problem-specific parsing."""
         return cast(bool | None, await self._run(checker.math_verify_equivalent, gold, candidate))
+
+    async def same_problem(self, first: str, second: str) -> bool:
+        """Two readings of one photo: the same problem? (app/symbolic/readings.py)"""
+        return cast(bool, await self._run(readings.same_problem, first, second))
 
     def close(self) -> None:
         self._pool.stop()  # type: ignore[no-untyped-call]  # pebble is untyped

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import DateTime, Float, Index, String, Text
+from sqlalchemy import DateTime, Float, ForeignKey, Index, String, Text, Uuid
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base
@@ -36,6 +37,14 @@ class Scan(Base):
     image_sha256: Mapped[str | None] = mapped_column(String(64))
     image_bytes: Mapped[int | None]
     ocr_confidence: Mapped[float | None] = mapped_column(Float)
+    # What a model that reads images read off the photo (LaTeX), beside the OCR's reading in
+    # problem_text; NULL when none read it. Migration 0009.
+    second_reading: Mapped[str | None] = mapped_column(Text)
+    # The photo scan (same tenant, same user when bound) this text scan corrects: the student
+    # sent what the photo says. NULL once that scan is erased. Migration 0009.
+    corrects_scan_id: Mapped[uuid.UUID | None] = mapped_column(
+        Uuid, ForeignKey("scans.id", ondelete="SET NULL"), index=True
+    )
     subject: Mapped[str] = mapped_column(String(32), index=True)
     grade_band: Mapped[str] = mapped_column(String(16))
     difficulty: Mapped[str] = mapped_column(String(16), index=True)

@@ -36,6 +36,17 @@ class ScanRepository:
             .options(selectinload(Scan.solutions))
         )
 
+    async def scan_owner(
+        self, scan_id: uuid.UUID, tenant: str | None
+    ) -> tuple[str, str | None] | None:
+        """(source, user_id) of the tenant's scan, or None when the tenant has no such scan."""
+        row = (
+            await self.session.execute(
+                select(Scan.source, Scan.user_id).where(Scan.id == scan_id, _of_tenant(tenant))
+            )
+        ).first()
+        return None if row is None else (row[0], row[1])
+
     async def get_any_scan(self, scan_id: uuid.UUID) -> Scan | None:
         """The scan whoever's it is (background jobs act for the system)."""
         return await self.session.scalar(
@@ -86,6 +97,11 @@ class ScanRepository:
         )
         for table in (Solution, ScanEvent, ScanInput):
             await self.session.execute(delete(table).where(table.scan_id.in_(owned)))
+        # A text scan that corrected this one keeps its own data, not the reference (SQLite
+        # has no foreign key for it: migration 0009).
+        await self.session.execute(
+            update(Scan).where(Scan.corrects_scan_id.in_(owned)).values(corrects_scan_id=None)
+        )
         erased = await self.session.execute(delete(Scan).where(owned_scan))
         if erased.rowcount != 1:  # type: ignore[attr-defined]  # a DELETE: CursorResult
             return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import time
 from collections.abc import Sequence
 from typing import Any, cast
@@ -19,9 +20,29 @@ from app.llm.types import Message, ModelResponse, Usage
 PROVIDER = "anthropic"
 
 
+def _content(message: Message) -> str | list[dict[str, Any]]:
+    """A turn's content: its text, or image blocks (base64 sources) before the text block."""
+    if not message.images:
+        return message.content
+    images: list[dict[str, Any]] = [
+        {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": image.mime_type,
+                "data": base64.b64encode(image.data).decode("ascii"),
+            },
+        }
+        for image in message.images
+    ]
+    return [*images, {"type": "text", "text": message.content}]
+
+
 class AnthropicModel:
     provider = PROVIDER
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
+    capabilities: frozenset[Capability] = frozenset(
+        {"solve", "verify", "evaluate", "analyze", "read_image"}
+    )
 
     def __init__(self, sdk: AsyncAnthropic, model: str) -> None:
         self.sdk = sdk
@@ -41,7 +62,7 @@ class AnthropicModel:
         # The SDK types turns as TypedDicts; ours are the same role/content pairs.
         turns = cast(
             "list[anthropic.types.MessageParam]",
-            [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
+            [{"role": m.role, "content": _content(m)} for m in messages if m.role != "system"],
         )
         kwargs: dict[str, Any] = {}
         if system:

@@ -25,6 +25,16 @@ from app.llm.types import Message, ModelResponse, Usage
 PROVIDER = "gemini"
 
 
+def _parts(message: Message) -> list[types.Part]:
+    """A turn's parts: its images as inline data (the SDK sends them base64 with their MIME
+    type), then its text."""
+    images = [
+        types.Part(inline_data=types.Blob(data=image.data, mime_type=image.mime_type))
+        for image in message.images
+    ]
+    return [*images, types.Part(text=message.content)]
+
+
 def _map_error(exc: Exception) -> ProviderError:
     if isinstance(exc, errors.APIError):
         headers = getattr(exc.response, "headers", None)
@@ -41,7 +51,9 @@ def _map_error(exc: Exception) -> ProviderError:
 
 class GeminiModel:
     provider = PROVIDER
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
+    capabilities: frozenset[Capability] = frozenset(
+        {"solve", "verify", "evaluate", "analyze", "read_image"}
+    )
 
     def __init__(self, sdk: genai.Client, model: str) -> None:
         self.sdk = sdk
@@ -61,7 +73,7 @@ class GeminiModel:
         contents = [
             types.Content(
                 role="model" if m.role == "assistant" else "user",
-                parts=[types.Part(text=m.content)],
+                parts=_parts(m),
             )
             for m in messages
             if m.role != "system"

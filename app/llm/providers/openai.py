@@ -6,6 +6,7 @@ which only changes the endpoint and auth (pydantic-ai's model/provider split).
 
 from __future__ import annotations
 
+import base64
 import time
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -27,8 +28,24 @@ def map_openai_error(provider: str, exc: Exception) -> ProviderError:
     return map_sdk_error(provider, exc, openai)
 
 
+def _content(message: Message) -> str | list[dict[str, Any]]:
+    """A turn's content: its text, or a text part then image_url parts (base64 data URLs)."""
+    if not message.images:
+        return message.content
+    parts: list[dict[str, Any]] = [{"type": "text", "text": message.content}]
+    for image in message.images:
+        data = base64.b64encode(image.data).decode("ascii")
+        url = f"data:{image.mime_type};base64,{data}"
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
+
+
 class OpenAIChatModel:
-    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
+    # OpenAI's chat models (gpt-4o and later) take images; a subclass for other servers
+    # (openai_compatible) says whether its model does.
+    capabilities: frozenset[Capability] = frozenset(
+        {"solve", "verify", "evaluate", "analyze", "read_image"}
+    )
 
     def __init__(
         self,
@@ -75,7 +92,7 @@ class OpenAIChatModel:
             # than the rest of the call and three fields are used (errors are still the SDK's).
             raw = await self.sdk.chat.completions.with_raw_response.create(
                 model=self.model,
-                messages=[{"role": m.role, "content": m.content} for m in messages],  # type: ignore[misc]  # SDK TypedDicts
+                messages=[{"role": m.role, "content": _content(m)} for m in messages],  # type: ignore[misc]  # SDK TypedDicts
                 temperature=temperature,
                 timeout=timeout,
                 **kwargs,

@@ -11,6 +11,7 @@ from typing import Any
 
 import openai
 
+from app.llm.base import Capability
 from app.llm.providers.openai import JsonMode, OpenAIChatModel, map_openai_error, sdk_client
 from app.llm.types import Message, ModelResponse
 
@@ -18,6 +19,10 @@ PROVIDER = "openai_compatible"
 
 
 class OpenAICompatibleModel(OpenAIChatModel):
+    # Whether the served model takes images is not known (most vLLM and llama.cpp models do
+    # not): it is never asked to read a photo.
+    capabilities: frozenset[Capability] = frozenset({"solve", "verify", "evaluate", "analyze"})
+
     def __init__(
         self,
         base_url: str,

@@ -69,6 +69,12 @@ CAUTION_MESSAGES: dict[str, dict[Language, str]] = {
         "zh": "照片中的题目没能完整识别（可能漏掉了分数、根号或乘方），所以没有解答。"
         "请核对识别结果，并以文字形式重新提交题目。",
     },
+    "readings_disagree": {
+        "en": "We read the photo two ways that do not match, so we did not solve it. "
+        "Check both readings and send the problem as text.",
+        "zh": "对照片的两次识别结果不一致，所以没有解答。"
+        "请核对两次识别结果，并以文字形式重新提交题目。",
+    },
     "low_confidence": {
         "en": "This answer passed our check, but with low confidence. Please double-check it.",
         "zh": "该答案通过了核对，但把握不大，请再检查一遍。",
