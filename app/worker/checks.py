@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution, VerificationRecord
@@ -37,6 +39,7 @@ from app.verification.learned_weights import OnlineWeights
 from app.verification.programmatic import programmatic_verdict
 from app.verification.verdict import Verdict, VerdictKind
 from app.worker.context import job_context
+from app.worker.queue import Erased
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +49,8 @@ async def unchecked(
     ctx: dict[str, Any], solution_id: str, tier: str
 ) -> AsyncIterator[tuple[AsyncSession, ScanRepository, Solution, str | None]]:
     """A session with the stored solution, or the reason to skip (no answer; already checked:
-    a redelivered job stores nothing twice)."""
+    a redelivered job stores nothing twice). A solution erased while the job waited on the
+    models ends the job as `Erased` when its rows are refused (no solution to belong to)."""
     async with job_context(ctx).sessionmaker() as session:
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
@@ -59,7 +63,19 @@ async def unchecked(
         # snapshot that later writes fails with "database is locked" if anyone committed
         # meanwhile; the loaded objects stay usable (expire_on_commit=False).
         await session.commit()
-        yield session, repo, solution, skip  # type: ignore[misc]  # solution set unless skip
+        try:
+            yield session, repo, solution, skip  # type: ignore[misc]  # solution set unless skip
+        except IntegrityError:
+            await session.rollback()  # (which expires `solution`: its id is read no more)
+            if not await solution_exists(session, uuid.UUID(solution_id)):
+                raise Erased(f"solution {solution_id}") from None
+            raise
+
+
+async def solution_exists(session: AsyncSession, solution_id: uuid.UUID) -> bool:
+    found = await session.scalar(select(Solution.id).where(Solution.id == solution_id))
+    await session.commit()
+    return found is not None
 
 
 def verdict_row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:

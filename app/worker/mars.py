@@ -34,6 +34,7 @@ from app.verification.programmatic import ground_truth_verdict, programmatic_ver
 from app.verification.validator import Stage, Thresholds, ValidationOutcome, validate
 from app.verification.verdict import Verdict
 from app.worker.context import JobContext, job_context
+from app.worker.queue import Erased
 
 log = logging.getLogger(__name__)
 LOCKED_RETRIES = 6
@@ -142,7 +143,8 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     async def write() -> None:
         async with jobs.sessionmaker() as session:
             stored = await ScanRepository(session).get_solution(solution.id)
-            assert stored is not None
+            if stored is None:  # erased while MARS ran
+                raise Erased(f"solution {solution.id}")
             records = [
                 VerificationRecord.from_verdict(
                     stored,

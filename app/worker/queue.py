@@ -3,8 +3,9 @@
 Both honour a caller-chosen job id, so the same job enqueued twice runs once, and both follow
 one retry contract: a task that raises `RetryLater` runs again after its delay (until the
 job's tries are used up); so does one that meets a transient infrastructure error (the
-database or Redis away or saying "try later"), with exponential backoff; any other exception
-fails the job, logged with its id.
+database or Redis away or saying "try later"), with exponential backoff; one that raises
+`Erased` (its scan was erased while it worked) ends quietly; any other exception fails the
+job, logged with its id.
 
 Both acknowledge a job by completion: when its task returned (or failed for good), the job's
 outbox row is marked completed; a job whose tries ran out on transient errors is not, and the
@@ -44,6 +45,12 @@ class RetryLater(Exception):
     def __init__(self, reason: str, delay_s: float = 5.0) -> None:
         super().__init__(reason)
         self.delay_s = delay_s
+
+
+class Erased(Exception):
+    """Raised by a task whose scan or solution was erased (DELETE /v1/scans/{id}) while it
+    worked, e.g. while it waited on a model: nothing to store and nothing failed. The job ends,
+    acknowledged, with the reason as its result."""
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -93,6 +100,9 @@ def for_arq(task: Task, name: str | None = None) -> WorkerCoroutine:
         except RetryLater as exc:
             log.warning("job %s: %s; retrying in %.0fs", job_id, exc, exc.delay_s)
             raise Retry(defer=exc.delay_s) from exc
+        except Erased as exc:
+            result = f"erased: {exc}"
+            log.info("job %s: %s", job_id, result)
         except Exception as exc:
             if is_transient(exc):
                 # Not acknowledged: if its tries run out the outbox delivers it again.
@@ -186,7 +196,11 @@ class InProcessQueue:
             try:
                 async with self._slots:
                     with llm_purpose(purpose_of(task)):
-                        result = await self.tasks[task](ctx, *args)
+                        try:
+                            result = await self.tasks[task](ctx, *args)
+                        except Erased as exc:
+                            result = f"erased: {exc}"
+                            log.info("job %s: %s", job_id, result)
                 await acknowledge(self.context, job_id)
                 return result
             except RetryLater as exc:

@@ -5,6 +5,7 @@ a burst worker against the real Redis."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 from arq.connections import RedisSettings
 from arq.worker import Worker, func
 
-from app.worker.queue import ArqQueue, InProcessQueue, RetryLater, for_arq
+from app.worker.queue import ArqQueue, Erased, InProcessQueue, RetryLater, for_arq
 from tests.conftest import REDIS_URL
 
 Run = Callable[[dict[str, Callable[..., Awaitable[Any]]], str, str], Awaitable[None]]
@@ -87,3 +88,23 @@ async def test_both_queues_honour_one_retry_contract(
     assert calls == [(task, n) for n in tries]
     if task == "broken":  # the failure is logged with the job's id
         assert any(job_id in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+@pytest.mark.parametrize("run", QUEUES)
+async def test_a_job_whose_scan_was_erased_ends_quietly(
+    run: Run, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A check that finds its solution erased while it waited on the models (`Erased`) is
+    neither retried nor a failure: one run, one INFO line, no error logged."""
+    calls: list[int] = []
+
+    async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
+        calls.append(ctx["job_try"])
+        raise Erased(f"solution {solution_id}")
+
+    job_id = f"consensus_check:{uuid.uuid4().hex[:8]}"
+    with caplog.at_level(logging.INFO):
+        await run({"consensus_check": consensus_check}, "consensus_check", job_id)
+    assert calls == [1]
+    assert f"job {job_id}: erased: solution consensus_check" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
