@@ -66,13 +66,11 @@ def read_reply(data: object) -> str | None:
     if not isinstance(data, dict):
         return None
     problem, legible = data.get("problem"), data.get("legible", True)
-    if not isinstance(problem, str) or legible is not True:
+    if not isinstance(problem, str) or legible is not True or len(problem) > MAX_READING_CHARS:
         return None
     match = _OUTER.match(problem)
     problem = (match.group(1) if match else problem).strip()
-    if not problem or len(problem) > MAX_READING_CHARS:
-        return None
-    return problem
+    return problem or None
 
 
 async def second_reading(client: ModelClient, image: bytes, timeout: float) -> str | None:
