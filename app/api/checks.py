@@ -1,17 +1,19 @@
-"""POST /v1/checks: is this answer to this problem right? (JSON text or multipart image)."""
+"""POST /v1/checks: is this answer to this problem right? (JSON text or multipart image).
+With worked steps the check is stored (tenant-scoped) and DELETE /v1/checks/{id} erases it."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
 from app.api.auth import Caller
-from app.api.deps import ServicesDep
+from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError, parse_or_422
 from app.api.forms import read_image_form
 from app.api.openapi_docs import errors
+from app.api.params import CheckId
 from app.schemas.checks import CheckCreate, CheckForm, CheckResponse
-from app.services.checks import check_answer, read_work
+from app.services.checks import checked_answer, erase_check, read_work, store_check
 from app.services.scans import UnreadableInput
 
 router = APIRouter(prefix="/v1/checks", tags=["checks"])
@@ -67,9 +69,12 @@ _OPENAPI_BODY = {
     openapi_extra=_OPENAPI_BODY,
     responses=errors(401, 413, 415, 422, 429, 503),
 )
-async def create_check(request: Request, services: ServicesDep, _caller: Caller) -> JSONResponse:
+async def create_check(
+    request: Request, services: ServicesDep, session: SessionDep, caller: Caller
+) -> JSONResponse:
     """Judge an answer: correct, incorrect, or unknown when no check is sure; with the
-    student's steps, also the first wrong step and a verdict per step. Nothing is stored."""
+    student's steps, also the first wrong step and a verdict per step. A check without steps
+    is not stored; one with steps is stored with the evidence behind it (`check_id`)."""
     limits = services.settings.input
     content_type = request.headers.get("content-type", "")
     image: bytes | None = None
@@ -93,9 +98,24 @@ async def create_check(request: Request, services: ServicesDep, _caller: Caller)
             "'image' and 'answer'",
         )
     try:
-        response = await check_answer(
+        result = await checked_answer(
             services, answer=answer, problem=problem, image=image, steps=steps
         )
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
-    return JSONResponse(response.public())
+    if result.work is not None:
+        result.response.check_id = await store_check(session, caller.tenant, result)
+    return JSONResponse(result.response.public())
+
+
+@router.delete(
+    "/{check_id}",
+    operation_id="deleteCheck",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={204: {"description": "Erased."}, **errors(401, 404, 422, 429)},
+)
+async def delete_check(check_id: CheckId, session: SessionDep, caller: Caller) -> Response:
+    """Erase a stored check (one sent with steps) with its step verdicts and evidence."""
+    if not await erase_check(session, check_id, caller.tenant):
+        raise ApiError(404, "not_found", f"check {check_id} does not exist")
+    return Response(status_code=204)

@@ -21,3 +21,10 @@ SolutionId = Annotated[
         examples=["7d1e5b3a-2c4f-4e6a-9b8d-0f1e2d3c4b5a"],
     ),
 ]
+CheckId = Annotated[
+    uuid.UUID,
+    Path(
+        description="The stored check's id (`check_id` of a POST /v1/checks response with steps).",
+        examples=["3f1c2a9e-6b7d-4c1e-9a55-0d2e8f4b7c61"],
+    ),
+]

@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from app.analysis.classifier import detect_language
+from app.db.models import Check, CheckVerdict
+from app.db.repositories.checks import CheckRepository
 from app.pipeline.context import PipelineContext
 from app.pipeline.verification_stages import validation_stages
 from app.resources import Resources
@@ -100,6 +105,55 @@ async def checked_answer(
     response.first_flagged_step = work.first_flagged_step
     response.steps = work.steps
     return CheckedAnswer(response, text, answer, list(steps), outcome.verdicts, work)
+
+
+async def store_check(
+    session: AsyncSession, tenant: str | None, checked: CheckedAnswer
+) -> uuid.UUID:
+    """Store a check of worked steps with every verdict behind it; returns its id. Only a
+    check with steps is stored (`checked.work`)."""
+    work = checked.work
+    assert work is not None and checked.steps is not None
+    response = checked.response
+    check = Check(
+        id=uuid.uuid4(),
+        tenant=tenant,
+        problem_text=checked.problem,
+        answer=checked.answer,
+        steps=list(checked.steps),
+        language=work.language,
+        verdict=response.verdict,
+        method=response.method,
+        confidence=response.confidence,
+        first_error_step=work.first_error_step,
+        first_flagged_step=work.first_flagged_step,
+        step_checks=[s.model_dump(mode="json") for s in work.steps],
+    )
+    rows = [_verdict_row(check.id, "answer", None, v) for v in checked.answer_verdicts]
+    rows += [_verdict_row(check.id, "work", e.step, e.verdict) for e in work.evidence]
+    await CheckRepository(session).add(check, rows)
+    return check.id
+
+
+def _verdict_row(check_id: uuid.UUID, judged: str, step: int | None, v: Verdict) -> CheckVerdict:
+    return CheckVerdict(
+        id=uuid.uuid4(),
+        check_id=check_id,
+        judged=judged,
+        step=step,
+        method=v.method,
+        verifier_id=v.verifier_id[:128],
+        verdict=v.verdict,
+        score=v.score,
+        rationale=v.rationale,
+        latency_ms=v.latency_ms,
+        tokens=v.tokens,
+    )
+
+
+async def erase_check(session: AsyncSession, check_id: uuid.UUID, tenant: str | None) -> bool:
+    """Delete the tenant's check with its verdicts; False when there is no such check."""
+    return await CheckRepository(session).erase(check_id, tenant)
 
 
 async def read_work(services: Resources, image: bytes) -> list[str]:

@@ -1,4 +1,5 @@
 from app.db.models.api_key import ApiKey
+from app.db.models.check import Check, CheckVerdict
 from app.db.models.idempotency import IdempotencyKey
 from app.db.models.outbox import OutboxMessage
 from app.db.models.problem_bank import ProblemBankEntry
@@ -10,6 +11,8 @@ from app.db.models.verification import VerificationRecord
 
 __all__ = [
     "ApiKey",
+    "Check",
+    "CheckVerdict",
     "IdempotencyKey",
     "OutboxMessage",
     "ProblemBankEntry",

@@ -1,0 +1,44 @@
+"""Stored checks of worked steps and their verdicts. Callers own the transaction."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy import and_, delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.elements import ColumnElement
+
+from app.db.models import Check, CheckVerdict
+from app.db.repositories.bulk import insert_new
+
+
+def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
+    return Check.tenant.is_(None) if tenant is None else Check.tenant == tenant
+
+
+class CheckRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(self, check: Check, verdicts: Sequence[CheckVerdict]) -> None:
+        """The check, then its verdicts: one INSERT per table."""
+        await insert_new(self.session, [check, *verdicts])
+
+    async def get(self, check_id: uuid.UUID, tenant: str | None) -> Check | None:
+        """The check with its verdicts, if it belongs to `tenant` (None: the open mode's)."""
+        return await self.session.scalar(
+            select(Check)
+            .where(Check.id == check_id, _of_tenant(tenant))
+            .options(selectinload(Check.verdicts))
+        )
+
+    async def erase(self, check_id: uuid.UUID, tenant: str | None) -> bool:
+        """Delete the check with its verdicts, if it is the tenant's. Explicit deletes, writes
+        first, each restricted to the tenant's check (as ScanRepository.erase_scan)."""
+        owned_check = and_(Check.id == check_id, _of_tenant(tenant))
+        owned = select(Check.id).where(owned_check)
+        await self.session.execute(delete(CheckVerdict).where(CheckVerdict.check_id.in_(owned)))
+        erased = await self.session.execute(delete(Check).where(owned_check))
+        return bool(erased.rowcount == 1)  # type: ignore[attr-defined]  # a DELETE: CursorResult
