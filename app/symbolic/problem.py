@@ -358,6 +358,8 @@ def _question(text: str, original: str) -> tuple[bool, MathProblem | None]:
     if asked is not None:
         if has_top_level_sum(asked.inner):
             return True, None  # "the sum of the digits of 99 + 1": 1 or 19?
+        if re.search(r"[?？\u3400-\u9fff]", asked.inner):
+            return True, None  # "2^10等于多少？是几位数？": two questions, or words read as math
         expression, value = _plain_value(asked.inner)
         if asked.kind == DECIMAL_PLACES:
             count = decimal_places_of_product(asked.inner)

@@ -67,6 +67,15 @@ DECIMAL_PLACES = "计算1.1*1.2*1.3*1.4*10.1的结果是一个多少位的小数
         ("12×15的积的末尾有几个0", ABSTAIN),
         ("How many 3-digit numbers are there?", ABSTAIN),
         ("How many digits does 2^10 have? The answer is 4.", ABSTAIN),
+        ("2^10等于多少？是几位数？", ABSTAIN),  # two questions
+        ("What is 2^10? How many digits does it have?", ABSTAIN),
+        ("How many digits does 2^10 have, and what is their sum?", ABSTAIN),
+        ("How many digits does 25% of 400 have?", "3"),
+        ("How many digits does 2^10 squared have?", ABSTAIN),
+        ("What is the units digit of 2^10?", ABSTAIN),
+        ("How many zeros are at the end of 10!?", ABSTAIN),
+        ("3.14的小数部分是几位", ABSTAIN),
+        ("1.25是几位小数", "2"),
         # The sum of the digits.
         ("What is the sum of the digits of 2^10?", "7"),
         ("Find the sum of the digits of 12345.", "15"),

@@ -229,6 +229,84 @@ add("words", "zh", "15与4的积是多少？", "60")
 add("words", "zh", "9的算术平方根是多少", "3")
 add("words", "zh", "计算 1又1/2 + 1", "5/2")
 
+
+# Questions whose words change what is asked (after the first 222 items, so their ids stay).
+def places(value: Decimal) -> int:
+    text = format(value.normalize(), "f")
+    return len(text.partition(".")[2])
+
+
+for _ in range(4):
+    factors = [
+        Decimal(f"{rng.randint(1, 30)}.{rng.randint(1, 9)}") for _ in range(rng.randint(2, 4))
+    ]
+    product = math.prod(factors, start=Decimal(1))
+    if places(product) != sum(places(f) for f in factors):
+        continue  # the school rule and the value disagree: no single answer
+    written = "×".join(str(f) for f in factors)
+    add("asked", "zh", f"计算{written}的结果是一个多少位的小数", places(product))
+    add("asked", "en", f"How many decimal places does {written} have?", places(product))
+for base, exponent in ((2, 10), (3, 20), (7, 12), (2, 100)):
+    value = base**exponent
+    add("asked", "en", f"How many digits does {base}^{exponent} have?", len(str(value)))
+    add("asked", "zh", f"{base}^{exponent}是几位数", len(str(value)))
+    add(
+        "asked",
+        "en",
+        f"What is the sum of the digits of {base}^{exponent}?",
+        sum(map(int, str(value))),
+    )
+    add("asked", "zh", f"{base}^{exponent}的各位数字之和是多少", sum(map(int, str(value))))
+for _ in range(4):
+    a = Fraction(rng.randint(1, 9), rng.randint(2, 12))
+    b = Fraction(rng.randint(1, 9), rng.randint(2, 12))
+    if a == b:
+        continue
+    fa, fb = frac(a), frac(b)
+    add("asked", "en", f"Which is larger, {fa} or {fb}?", fa if a > b else fb)
+    add("asked", "zh", f"{fa}和{fb}哪个小？", fa if a < b else fb)
+    add("asked", "zh", f"比较大小：{fa}和{fb}", f"{fa} {'>' if a > b else '<'} {fb}")
+
+# notations: e in a logarithm, x! = n, repeating decimals
+for k in (3, 5):
+    add("notation", "en", f"What is ln(e^{k})?", round(math.log(math.exp(k))))
+for n in (4, 5, 6):
+    add("notation", "en", f"Solve x! = {math.factorial(n)}", f"x = {n}")
+for whole, fixed, block in (("0", "", "3"), ("0", "1", "6"), ("0", "", "27"), ("1", "", "5")):
+    period = 10 ** len(block) - 1
+    value = Fraction(int(whole + fixed), 10 ** len(fixed)) + Fraction(
+        int(block), period * 10 ** len(fixed)
+    )
+    add("notation", "en", f"Write {whole}.{fixed}\\overline{{{block}}} as a fraction.", frac(value))
+    add(
+        "notation",
+        "en",
+        f"Write {whole}.{fixed}{block * (3 if len(block) == 1 else 2)}... as a fraction.",
+        frac(value),
+    )
+    if not fixed:
+        add("notation", "zh", f"把{whole}.({block})化成分数", frac(value))
+
+# percent chains: each change of the value reached so far
+for base, down, up in ((100, 20, 20), (80, 25, 10), (200, 10, 10)):
+    value = Fraction(base) * (100 - down) / 100 * (100 + up) / 100
+    add(
+        "chain",
+        "en",
+        f"What is {base} decreased by {down}% and then increased by {up}%?",
+        frac(value),
+    )
+    add(
+        "chain", "zh", f"一件商品原价{base}元，先降价{down}%再提价{up}%，现价是多少元？", dec(value)
+    )
+    percent = Fraction(100 - down) * (100 + up) / 100
+    add(
+        "chain",
+        "zh",
+        f"一件商品先降价{down}%再提价{up}%，现价是原价的百分之几？",
+        f"{dec(percent)}%",
+    )
+
 out = Path(__file__).with_name("k12_plain.jsonl")
 counters: dict[str, int] = {}
 with out.open("w", encoding="utf-8") as handle:
