@@ -2,9 +2,12 @@
 
 Events: one per pipeline node as it finishes (`ocr`, `analyze`, `retrieve`, `solve`,
 `quick_verify`, `enrich`), then `done` (the solution) or `failed`, then `status_changed` when
-a later check changes the badge (read from solutions.status_history). Ids are sequence
-numbers; `Last-Event-ID` resumes after one. The table is polled, so any process's events are
-seen; heartbeats are SSE comments; the stream ends a quiet period after `done`/`failed`.
+a later check changes the badge or the answer (read from solutions.status_history: the new
+badge, answer, confidence and reason). Ids are sequence numbers; `Last-Event-ID` resumes after
+one. The table is polled, so any process's events are seen; heartbeats are SSE comments. The
+stream stays open while a follow-up job about the solution is owed (the outbox), and once none
+is and nothing changed for `events_quiet_s`, it sends `settled` (no id: the final answer,
+badge and confidence) and ends: a client closes its EventSource on `settled` or `failed`.
 
 Streams are bounded so listeners cannot starve the server: at most `events_max_streams` per
 process and `events_max_streams_per_tenant` of them for any one tenant, so one tenant cannot
@@ -31,8 +34,9 @@ from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
 from app.api.openapi_docs import errors
 from app.api.params import ScanId
+from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scan_events import ScanEventRepository
-from app.db.repositories.scans import ScanRepository
+from app.db.repositories.scans import ScanRepository, SolutionState
 from app.resources import Resources
 
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
@@ -105,8 +109,18 @@ class SlotStreamingResponse(StreamingResponse):
             self.slots.give_back(self.tenant)
 
 
-def sse(event_id: int, kind: str, data: Any) -> str:
-    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+def sse(event_id: int | None, kind: str, data: Any) -> str:
+    field = "" if event_id is None else f"id: {event_id}\n"
+    return f"{field}event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def _settled(solution: SolutionState) -> dict[str, Any]:
+    """The final word on the scan: its answer, badge and confidence once nothing is owed."""
+    return {
+        "final_answer": solution.final_answer,
+        "verification_status": solution.verification_status,
+        "verification_confidence": solution.verification_confidence,
+    }
 
 
 @router.get(
@@ -116,7 +130,7 @@ def sse(event_id: int, kind: str, data: Any) -> str:
     responses={
         200: {
             "description": "text/event-stream: `id`, `event` (ocr, analyze, retrieve, solve, "
-            "quick_verify, enrich, done, failed, status_changed) and JSON `data`.",
+            "quick_verify, enrich, done, failed, status_changed, settled) and JSON `data`.",
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
         },
         **errors(401, 404, 422, 429, 503),
@@ -171,7 +185,10 @@ async def _events(
             if final_seq is None and not events:  # resumed after the final event
                 final_seq = await repo.final_seq(scan_id, FINAL_KINDS)
                 quiet_since = time.monotonic() if final_seq is not None else None
-            histories = await ScanRepository(session).status_histories(scan_id)
+            solutions = await ScanRepository(session).solution_states(scan_id)
+            owed = final_seq is not None and await OutboxRepository(session).owes_jobs_about(
+                [str(solution.id) for solution in solutions]
+            )
             await session.rollback()
         chunks: list[str] = []
         for seq, kind, data in events:
@@ -180,12 +197,16 @@ async def _events(
             if kind in FINAL_KINDS:
                 final_seq, quiet_since = seq, time.monotonic()
         if final_seq is not None:
-            # Badge changes follow the final event, numbered after it (monotonic ids).
-            changes = [c for _, history in histories for c in history]
+            # Later changes follow the final event, numbered after it (monotonic ids).
+            changes = [c for solution in solutions for c in solution.history]
             for index, change in enumerate(changes, 1):
                 if final_seq + index > last:
                     chunks.append(sse(final_seq + index, "status_changed", change))
                     last, quiet_since = final_seq + index, time.monotonic()
+            if owed:
+                quiet_since = None  # a follow-up job may still change the badge or answer
+            elif quiet_since is None:
+                quiet_since = time.monotonic()
         if chunks:
             last_sent = time.monotonic()
             yield "".join(chunks)
@@ -193,6 +214,11 @@ async def _events(
             last_sent = time.monotonic()
             yield ": keep-alive\n\n"
         if quiet_since is not None and time.monotonic() - quiet_since > api.events_quiet_s:
+            # Every follow-up job has completed and nothing changed for the quiet period:
+            # the ledger is final. `settled` has no id (a resumed stream sends it again); a
+            # failed scan has no answer to settle.
+            if solutions:
+                yield sse(None, "settled", _settled(solutions[0]))
             return
         if time.monotonic() - opened > api.events_max_lifetime_s:
             return  # the client reconnects with Last-Event-ID and misses nothing

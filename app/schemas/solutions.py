@@ -34,7 +34,8 @@ class VerificationOut(BaseModel):
 
 
 class StatusChange(BaseModel):
-    """One badge change after the response (e.g. a later check disagreed)."""
+    """One change of badge or answer after the response (e.g. a later check disagreed, or the
+    MARS second chance replaced the answer)."""
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -50,6 +51,17 @@ class StatusChange(BaseModel):
         default_factory=list,
         description="Ids of the verifications behind the change.",
         examples=[["12", "13"]],
+    )
+    answer: str | None = Field(
+        default=None,
+        description="The answer after the change (null on changes recorded before it was kept).",
+        examples=["x = 4"],
+    )
+    answer_changed: bool = Field(
+        default=False, description="Whether this change replaced the answer."
+    )
+    confidence: float | None = Field(
+        default=None, description="The confidence after the change.", examples=[0.42]
     )
 
 

@@ -163,6 +163,7 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
                 # own cross-agent score is uncalibrated evidence for the new answer, enough to
                 # replace an answer that evidence was against, never to call it verified.
                 proven = decisive is not None and decisive.method in PROOF_METHODS
+                answer_before = stored.final_answer or ""
                 stored.final_answer = best.answer
                 stored.steps = _steps(best.text)
                 stored.provider = best.agent
@@ -176,6 +177,7 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
                         else "MARS second chance: its agents agreed on a new answer; no proof yet"
                     ),
                     evidence_ids=[str(r.id) for r in records],
+                    answer_before=answer_before,
                 )
             await session.commit()
 

@@ -6,8 +6,9 @@ their own connections, as in production."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -16,14 +17,15 @@ from app.resources import Resources
 from tests.fixtures.polling import until_final
 
 
-def _parse_sse(text: str) -> list[tuple[int, str, str]]:
-    events = []
+def _parse_sse(text: str) -> list[tuple[int | None, str, str]]:
+    events: list[tuple[int | None, str, str]] = []
     for block in text.strip().split("\n\n"):
         fields = dict(
             line.split(": ", 1) for line in block.splitlines() if not line.startswith(":")
         )
         if fields:
-            events.append((int(fields["id"]), fields["event"], fields["data"]))
+            event_id = int(fields["id"]) if "id" in fields else None
+            events.append((event_id, fields["event"], fields["data"]))
     return events
 
 
@@ -44,10 +46,16 @@ async def test_async_scan_then_events_in_order_and_resume(live: httpx.AsyncClien
     assert stream.headers["content-type"].startswith("text/event-stream")
     events = _parse_sse(stream.text)
     kinds = [kind for _, kind, _ in events]
-    assert kinds == ["ocr", "analyze", "retrieve", "solve", "quick_verify", "enrich", "done"]
-    assert [seq for seq, _, _ in events] == list(range(1, 8))
+    nodes = ["ocr", "analyze", "retrieve", "solve", "quick_verify", "enrich"]
+    assert kinds == [*nodes, "done", "settled"]
+    assert [seq for seq, _, _ in events] == [*range(1, 8), None]
+    assert json.loads(events[-1][2]) == {
+        "final_answer": "x = 4",
+        "verification_status": "verified",
+        "verification_confidence": scan["solution"]["verification_confidence"],
+    }
     resumed = await live.get(f"/v1/scans/{body['scan_id']}/events", headers={"Last-Event-ID": "5"})
-    assert [kind for _, kind, _ in _parse_sse(resumed.text)] == ["enrich", "done"]
+    assert [kind for _, kind, _ in _parse_sse(resumed.text)] == ["enrich", "done", "settled"]
 
 
 async def test_status_changes_are_streamed(live: httpx.AsyncClient, services: Resources) -> None:
@@ -68,7 +76,7 @@ async def test_status_changes_are_streamed(live: httpx.AsyncClient, services: Re
         ]
         await session.commit()
     events = _parse_sse((await live.get(f"/v1/scans/{body['scan_id']}/events")).text)
-    assert [k for _, k, _ in events][-2:] == ["done", "status_changed"]
+    assert [k for _, k, _ in events][-3:] == ["done", "status_changed", "settled"]
     detail = (await live.get(f"/v1/solutions/{body['solution_id']}")).json()
     assert detail["status_history"][0]["to"] == "caution"
 
@@ -234,3 +242,61 @@ async def test_a_scan_reads_back_as_it_was_answered(live: httpx.AsyncClient) -> 
         posted["created_at"]
     )
     assert got["solution"] == posted  # the stored solution is the answer that was sent
+
+
+async def test_a_later_answer_change_is_streamed_before_the_stream_settles(
+    live: httpx.AsyncClient, services: Resources
+) -> None:
+    """While a follow-up job about the solution is owed the stream stays open; the change it
+    makes arrives with the new answer, badge and confidence; then `settled` ends the stream."""
+    from app.db.models import OutboxMessage, Solution
+    from app.db.repositories.outbox import OutboxRepository
+    from app.db.repositories.status import StatusRepository
+
+    body = (await live.post("/v1/scans", json={"text": "Solve 2x + 3 = 11"})).json()
+    solution_id = uuid.UUID(body["solution_id"])
+    held = f"deep_evaluate:{solution_id}:held-by-test"  # deferred: not due for an hour
+    async with services.sessionmaker() as session:
+        session.add(
+            OutboxMessage(
+                task="deep_evaluate",
+                args=[str(solution_id)],
+                job_id=held,
+                available_at=datetime.now(UTC) + timedelta(hours=1),
+            )
+        )
+        await session.commit()
+
+    stream = asyncio.create_task(live.get(f"/v1/scans/{body['scan_id']}/events"))
+    await asyncio.sleep(1.5)  # five quiet periods of the live fixture
+    assert not stream.done(), "the stream settled while a follow-up job was owed"
+
+    async with services.sessionmaker() as session:
+        solution = await session.get(Solution, solution_id)
+        assert solution is not None
+        solution.final_answer, solution.verification_confidence = "x = 5", 0.31
+        moved = await StatusRepository(session).change_status(
+            solution_id,
+            solution.verification_status,  # same badge: the answer alone changed
+            reason="a second chance replaced the answer",
+            evidence_ids=[],
+            answer_before="x = 4",
+        )
+        assert moved
+        await OutboxRepository(session).mark_completed(held, datetime.now(UTC))
+        await session.commit()
+
+    events = _parse_sse((await asyncio.wait_for(stream, 30)).text)
+    assert [kind for _, kind, _ in events][-3:] == ["done", "status_changed", "settled"]
+    change = json.loads(events[-2][2])
+    assert (change["answer"], change["answer_changed"], change["confidence"]) == (
+        "x = 5",
+        True,
+        0.31,
+    )
+    assert change["reason"] == "a second chance replaced the answer"
+    assert json.loads(events[-1][2])["final_answer"] == "x = 5"
+    detail = (await live.get(f"/v1/solutions/{body['solution_id']}")).json()
+    assert detail["final_answer"] == "x = 5"
+    assert detail["status_history"][0]["answer"] == "x = 5"
+    assert detail["status_history"][0]["confidence"] == 0.31

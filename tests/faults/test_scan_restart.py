@@ -60,8 +60,11 @@ def _events(base: str, scan_id: str) -> list[tuple[int, str]]:
     events = []
     for block in stream.text.strip().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        if "event" in fields:
+        if "id" in fields:
             events.append((int(fields["id"]), fields["event"]))
+        elif "event" in fields:  # `settled` ends the stream and carries no id
+            assert fields["event"] == "settled", fields
+            events.append((-1, "settled"))
     return events
 
 
@@ -101,6 +104,8 @@ def test_async_scan_survives_a_killed_server(tmp_path: Path, database_env: dict[
         stop(server)
         stop(fake)
 
+    assert events[-1] == (-1, "settled"), events  # follow-ups done: the ledger is final
+    events = events[:-1]
     kinds = [kind for _, kind in events]
     ids = [event_id for event_id, _ in events]
     assert ids == sorted(set(ids)), ids  # resumable ids: increasing, never reused

@@ -96,7 +96,9 @@ async def test_an_id_past_every_event_streams_nothing_and_ends(
         live.get(f"/v1/scans/{scan_id}/events", headers={"Last-Event-ID": last_id}), 10
     )
     assert response.status_code == 200
-    assert "event:" not in response.text  # nothing after an id past the last one
+    # Nothing after an id past the last one, but the final word (`settled` has no id).
+    assert "id:" not in response.text
+    assert response.text.count("event:") == 1 and "event: settled" in response.text
 
 
 # ---------------------------------------------------------------- D6: JSON body size

@@ -154,6 +154,22 @@ class OutboxRepository:
         )
         return set(found)
 
+    async def owes_jobs_about(self, ids: Sequence[str]) -> bool:
+        """Whether a job about any of `ids` is staged and not completed. Follow-up jobs are
+        staged as `<task>:<solution id>[:…]` (app/services/scans.py, app/worker/): while one is
+        owed, the solution's badge or answer may still change."""
+        if not ids:
+            return False
+        owed = await self.session.scalar(
+            select(OutboxMessage.id)
+            .where(
+                OutboxMessage.completed_at.is_(None),
+                or_(*(OutboxMessage.job_id.like(f"%:{id_}%") for id_ in ids)),
+            )
+            .limit(1)
+        )
+        return owed is not None
+
     async def is_completed(self, message_id: int) -> bool:
         completed = await self.session.scalar(
             select(OutboxMessage.completed_at).where(OutboxMessage.id == message_id)

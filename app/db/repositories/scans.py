@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +18,15 @@ from app.db.documents import DeepEvaluation
 from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
 from app.db.repositories.bulk import insert_new
 from app.db.repositories.idempotency import IdempotencyRepository
+
+
+@dataclass(frozen=True, slots=True)
+class SolutionState:
+    id: uuid.UUID
+    history: list[dict[str, Any]]
+    verification_status: str
+    final_answer: str | None
+    verification_confidence: float | None
 
 
 class ScanRepository:
@@ -119,13 +129,18 @@ class ScanRepository:
             .values(state=state, failure_code=failure_code, updated_at=func.now())
         )
 
-    async def status_histories(
-        self, scan_id: uuid.UUID
-    ) -> list[tuple[uuid.UUID, list[dict[str, Any]]]]:
+    async def solution_states(self, scan_id: uuid.UUID) -> list[SolutionState]:
+        """Each solution's badge, answer, confidence and later changes (the event stream)."""
         rows = await self.session.execute(
-            select(Solution.id, Solution.status_history).where(Solution.scan_id == scan_id)
+            select(
+                Solution.id,
+                Solution.status_history,
+                Solution.verification_status,
+                Solution.final_answer,
+                Solution.verification_confidence,
+            ).where(Solution.scan_id == scan_id)
         )
-        return [(row[0], list(row[1] or [])) for row in rows]
+        return [SolutionState(row[0], list(row[1] or []), row[2], row[3], row[4]) for row in rows]
 
     async def get_solution(self, solution_id: uuid.UUID) -> Solution | None:
         """The solution with its scan and every verdict, in one round trip per relation,

@@ -24,13 +24,19 @@ class StatusRepository:
         *,
         reason: str,
         evidence_ids: list[str],
+        answer_before: str | None = None,
     ) -> bool:
-        """Move the badge to `to` and append the change to `status_history` (row-locked on
-        Postgres, so two checks finishing together both land). False: already there."""
+        """Move the badge to `to` and append the change, with the answer and confidence it
+        leaves, to `status_history` (row-locked on Postgres, so two checks finishing together
+        both land). A caller that replaced the answer passes `answer_before`: the change is
+        recorded even when the badge stays. False: nothing changed."""
         solution = await self.session.scalar(
             select(Solution).where(Solution.id == solution_id).with_for_update()
         )
-        if solution is None or solution.verification_status == to:
+        if solution is None:
+            return False
+        new_answer = answer_before is not None and answer_before != solution.final_answer
+        if solution.verification_status == to and not new_answer:
             return False
         entry = {
             "at": datetime.now(UTC).isoformat(),
@@ -38,6 +44,9 @@ class StatusRepository:
             "to": to,
             "reason": reason,
             "evidence_ids": evidence_ids,
+            "answer": solution.final_answer,
+            "answer_changed": new_answer,
+            "confidence": solution.verification_confidence,
         }
         solution.status_history = [*(solution.status_history or []), entry]  # reassign: tracked
         solution.verification_status = to
