@@ -192,3 +192,24 @@ async def test_checks_belong_to_their_tenant(secured: FastAPI) -> None:
         assert (await http.delete(f"/v1/checks/{check_id}", headers=alice)).status_code == 204
         async with services.sessionmaker() as session:
             assert await CheckRepository(session).get(uuid.UUID(check_id), "school-a") is None
+
+
+async def test_the_service_loads_the_critique_calibrator_beside_the_answers(
+    services: Resources, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`bench steps --fit-calibration` writes step_critique_calibration.json beside
+    calibration.json; the upkeep loop's reload picks it up (and a refit again)."""
+    from app.resources import STEP_CALIBRATION_FILE, reload_calibration, step_calibration_path
+    from app.verification.calibration import Calibrator
+
+    monkeypatch.setattr(services, "pipeline", services.pipeline)  # restored after the test
+    monkeypatch.setattr(services.settings.verify, "calibration_path", tmp_path / "calibration.json")
+    path = step_calibration_path(services.settings.verify)
+    assert path == tmp_path / STEP_CALIBRATION_FILE
+    assert not reload_calibration(services)  # nothing fitted yet: nothing changes
+    fitted = Calibrator(features=["step_critique_confidence"], weights=[4.0], bias=-2.0,
+                        threshold=0.8, target_precision=0.9)  # fmt: skip
+    fitted.save(path)
+    assert reload_calibration(services)
+    assert services.pipeline.step_calibrator == fitted and services.pipeline.calibrator is None
+    assert not reload_calibration(services)  # the same file: no change
