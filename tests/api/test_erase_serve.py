@@ -27,7 +27,7 @@ from tests.fixtures.processes import RedisServer, run_cli, serve, start_worker, 
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
-MODEL_LATENCY_S = 2.0
+MODEL_LATENCY_S = 1.0
 # Beyond the symbolic solver: a model must answer, so the run waits on it.
 WORD_PROBLEM = "Tom has some apples. He gives away half and keeps the rest. How many are left?"
 
