@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -67,15 +66,11 @@ async def unchecked(
             yield session, repo, solution, skip  # type: ignore[misc]  # solution set unless skip
         except IntegrityError:
             await session.rollback()  # (which expires `solution`: its id is read no more)
-            if not await solution_exists(session, uuid.UUID(solution_id)):
+            exists = await ScanRepository(session).solution_exists(uuid.UUID(solution_id))
+            await session.commit()
+            if not exists:
                 raise Erased(f"solution {solution_id}") from None
             raise
-
-
-async def solution_exists(session: AsyncSession, solution_id: uuid.UUID) -> bool:
-    found = await session.scalar(select(Solution.id).where(Solution.id == solution_id))
-    await session.commit()
-    return found is not None
 
 
 def verdict_row(solution: Solution, tier: str, verdict: Verdict) -> VerificationRecord:

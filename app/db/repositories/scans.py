@@ -142,6 +142,10 @@ class ScanRepository:
         )
         return [SolutionState(row[0], list(row[1] or []), row[2], row[3], row[4]) for row in rows]
 
+    async def solution_exists(self, solution_id: uuid.UUID) -> bool:
+        found = await self.session.scalar(select(Solution.id).where(Solution.id == solution_id))
+        return found is not None
+
     async def get_solution(self, solution_id: uuid.UUID) -> Solution | None:
         """The solution with its scan and every verdict, in one round trip per relation,
         whoever's it is (background jobs act for the system, not for a tenant)."""
