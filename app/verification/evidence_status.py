@@ -21,6 +21,36 @@ class StatusChange:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A verdict already in the ledger on the returned answer: by whom, and which way."""
+
+    verifier_provider: str
+    method: str
+    approved: bool
+
+
+def outside_the_vote(ledger: list[Judged], voters: set[str]) -> tuple[int, int]:
+    """Approvals and rejections of the answer by verifiers that did not vote for it: proofs,
+    and model verifiers on providers outside `voters` (a solver never confirms itself)."""
+    approvals = rejections = 0
+    for judged in ledger:
+        if judged.method == "llm" and judged.verifier_provider in voters:
+            continue
+        if judged.approved:
+            approvals += 1
+        else:
+            rejections += 1
+    return approvals, rejections
+
+
+def consensus_validated(method: str, *, approvals: int, rejections: int) -> bool:
+    """Whether a consensus answer was checked by something other than the vote itself: a
+    proof decided it, or an independent verifier approved it and none rejected it. Only then
+    does it earn fitness (no reward for an error every solver shares)."""
+    return method == "proof" or (approvals > 0 and rejections == 0)
+
+
 def after_consensus(
     current: str,
     *,
@@ -29,8 +59,11 @@ def after_consensus(
     confirmations: int,
     min_confirmations: int,
     proven_at_response: bool,
+    rejected_outside: int = 0,
 ) -> StatusChange | None:
-    """`confirmations`: other providers whose answers agree with the returned one."""
+    """`confirmations`: other providers whose answers agree with the returned one;
+    `rejected_outside`: independent verifiers that rejected it (an agreement of solvers never
+    outvotes them: three solvers saying 41 against two verifiers computing 40 verify nothing)."""
     if approved is None or method not in ("proof", *AGREEMENT):
         return None
     if not approved:
@@ -43,7 +76,7 @@ def after_consensus(
         return None
     if method == "proof":
         return StatusChange("verified", "a later check proved it")
-    if current == "unverified" and confirmations >= min_confirmations:
+    if current == "unverified" and confirmations >= min_confirmations and not rejected_outside:
         return StatusChange(
             "verified", f"{confirmations} other providers agreed independently ({method})"
         )

@@ -32,7 +32,13 @@ from app.llm.structured import extract_json
 from app.pipeline.prompts import solve as solve_prompts
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
-from app.verification.evidence_status import StatusChange, after_consensus
+from app.verification.evidence_status import (
+    Judged,
+    StatusChange,
+    after_consensus,
+    consensus_validated,
+    outside_the_vote,
+)
 from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.learned_weights import OnlineWeights
 from app.verification.programmatic import programmatic_verdict
@@ -83,6 +89,18 @@ def verdict_row(solution: Solution, tier: str, verdict: Verdict) -> Verification
         answer_model=solution.model,
         answer=solution.final_answer,
     )
+
+
+def _ledger(solution: Solution) -> list[Judged]:
+    """The decisive verdicts already stored on the returned answer (quick verify, panels,
+    spot checks, MARS), before this consensus check."""
+    return [
+        Judged(row.verifier_id.split(":", 1)[0], row.method, row.verdict == "approve")
+        for row in solution.verifications
+        if row.verdict != "abstain"
+        and row.tier != "consensus"
+        and row.answer == solution.final_answer
+    ]
 
 
 def proof_at_response(solution: Solution) -> Proof | None:
@@ -241,11 +259,17 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             f"{result.method}, agreement {result.agreement:.0%}: {listing}",
             independent_answer=result.answer,
         )
+        voters = {answers[i].provider for i in result.supporters}
+        approvals, rejections = outside_the_vote(_ledger(solution), voters)
         row = verdict_row(solution, "consensus", verdict)
         repo.add_verifications([row])
-        if result.decided:
-            # Proofs, agreement and arbitration all move the fitness score; only credible
-            # outcomes (proof, agreement) join the counts the weights are learned from.
+        if result.decided and consensus_validated(
+            result.method,
+            approvals=approvals if approved else 0,  # the ledger judged only our answer
+            rejections=rejections,
+        ):
+            # A validated outcome moves the fitness score; only credible outcomes (proof,
+            # agreement) join the counts the weights are learned from.
             for index, answer in enumerate(answers):
                 correct = index in result.supporters
                 delta = fitness_delta(
@@ -268,6 +292,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             confirmations=len([i for i in result.supporters if i != 0]),
             min_confirmations=verify.consensus_min_confirmations,
             proven_at_response=proven_at_response == "proven",
+            rejected_outside=rejections,
         )
         moved = await follow_badge(session, solution, change, [row], mars=verify.mars_second_chance)
         await session.commit()

@@ -12,7 +12,7 @@ from app.resources import Resources, unit_of_work
 from app.services.scans import submit_scan
 from app.worker.tasks import TASKS
 from tests.fixtures.jobs import ctx_of, job_context
-from tests.fixtures.providers import solution_json, solver
+from tests.fixtures.providers import solution_json, solver, verdict_json, verifier
 from tests.fixtures.scripted import ScriptedClient
 
 PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
@@ -33,7 +33,7 @@ async def stored(services: Resources, *clients) -> tuple[str, dict]:
     return str(solution.id), ctx_of(job_context(services, registry))
 
 
-async def rows(services: Resources, solution_id: str, tier: str):
+async def tier_rows(services: Resources, solution_id: str, tier: str):
     async with services.sessionmaker() as session:
         solution = await ScanRepository(session).get_solution(uuid.UUID(solution_id))
     assert solution is not None
@@ -54,7 +54,7 @@ async def test_consensus_records_agreement_and_disagreement(services: Resources)
     solution_id, ctx = await stored(services, first, agree, disagree)
     outcome = await TASKS["consensus_check"](ctx, solution_id)
     assert outcome == "approve (exact_match)" or outcome.startswith("approve")
-    (row,) = await rows(services, solution_id, "consensus")
+    (row,) = await tier_rows(services, solution_id, "consensus")
     assert row.verdict == "approve" and f"disagree_{tag}=91" in row.rationale
     assert await TASKS["consensus_check"](ctx, solution_id) == "already checked"
 
@@ -67,7 +67,7 @@ async def test_consensus_rejects_an_outvoted_answer(services: Resources) -> None
     ]
     solution_id, ctx = await stored(services, first, *others)
     await TASKS["consensus_check"](ctx, solution_id)
-    (row,) = await rows(services, solution_id, "consensus")
+    (row,) = await tier_rows(services, solution_id, "consensus")
     assert (row.verdict, row.independent_answer) == ("reject", "86")
 
 
@@ -80,7 +80,7 @@ async def test_spot_check_runs_an_aspect_panel(services: Resources) -> None:
     solution_id, ctx = await stored(services, solver("first", "86"), judge)
     outcome = await TASKS["spot_check"](ctx, solution_id, "random sample")
     assert outcome.startswith("approved by")
-    spot = await rows(services, solution_id, "spot")
+    spot = await tier_rows(services, solution_id, "spot")
     assert {r.verdict for r in spot} == {"approve"}
     assert all(r.verifier_id.startswith("judge:scripted-1:") for r in spot)
     assert await TASKS["spot_check"](ctx, solution_id) == "already checked"
@@ -106,7 +106,12 @@ async def test_consensus_moves_provider_fitness(services: Resources) -> None:
     )
     right = ScriptedClient("fit_b", [solution_json("86")], capabilities=frozenset({"solve"}))
     wrong = ScriptedClient("fit_c", [solution_json("91")], capabilities=frozenset({"solve"}))
-    solution_id, ctx = await stored(services, first, right, wrong)
+    # An independent verifier approved 86 at the response: the consensus answer is validated.
+    checker = verifier("fit_v", verdict_json(True, 0.95, "86"))
+    solution_id, ctx = await stored(services, first, right, wrong, checker)
+    assert [
+        r.verdict for r in await tier_rows(services, solution_id, "quick") if r.method == "llm"
+    ] == ["approve"]
     await TASKS["consensus_check"](ctx, solution_id)
     async with services.sessionmaker() as session:
         rows = {
@@ -135,3 +140,34 @@ async def test_consensus_moves_provider_fitness(services: Resources) -> None:
         await session.commit()
         weights = await repo.weights("math", ["fit_c", "unseen"])
     assert weights == {"fit_c": 0.0, "unseen": 0.5}  # clamped at 0; unseen providers at 0.5
+
+
+async def test_an_error_every_solver_shares_earns_nothing(services: Resources) -> None:
+    """Three solvers say 91; the independent verifier computed 86 and rejected it. The vote
+    agrees, but nothing outside it confirmed the answer: no fitness for anyone, no badge."""
+    from sqlalchemy import select
+
+    from app.db.models import ProviderFitness, Solution
+
+    tag = uuid.uuid4().hex[:6]
+    solvers = [
+        ScriptedClient(f"shared{i}_{tag}", [solution_json("91")], capabilities=frozenset({"solve"}))
+        for i in range(3)
+    ]
+    checker = verifier(f"checker_{tag}", verdict_json(False, 0.95, "86"))
+    solution_id, ctx = await stored(services, *solvers, checker)
+    assert {
+        r.verdict for r in await tier_rows(services, solution_id, "quick") if r.method == "llm"
+    } == {"reject"}  # each attempt's 91 rejected
+    outcome = await TASKS["consensus_check"](ctx, solution_id)
+    assert outcome.startswith("approve"), outcome  # the vote itself agreed
+    async with services.sessionmaker() as session:
+        fitness = (
+            await session.scalars(
+                select(ProviderFitness).where(ProviderFitness.provider.like(f"shared%_{tag}"))
+            )
+        ).all()
+        solution = await session.get(Solution, uuid.UUID(solution_id))
+        assert solution is not None
+        assert fitness == []
+        assert solution.verification_status != "verified"

@@ -18,7 +18,7 @@ from app.worker.engineering import engineer_verifier_sets
 from app.worker.tasks import TASKS
 from tests.fixtures.jobs import job_context
 from tests.fixtures.scripted import ScriptedClient
-from tests.worker.test_checks import rows, solver, stored
+from tests.worker.test_checks import solver, stored, tier_rows
 
 
 def outcomes(subject: str, count: int, seed: int = 0) -> list[VerifierOutcome]:
@@ -97,7 +97,7 @@ async def test_spot_check_panel_uses_the_engineered_set(
     )
     solution_id, ctx = await stored(services, solver("first", "86"), judge)
     await TASKS["spot_check"](ctx, solution_id, "random sample")
-    spot = await rows(services, solution_id, "spot")
+    spot = await tier_rows(services, solution_id, "spot")
     assert [r.verifier_id for r in spot] == [
         "judge:scripted-1:mathematical_correctness:step_by_step"
     ]
