@@ -58,7 +58,7 @@ class StatusChange(BaseModel):
         examples=["x = 4"],
     )
     answer_changed: bool = Field(
-        default=False, description="Whether this change replaced the answer."
+        default=False, description="Whether this change replaced the answer.", examples=[True]
     )
     confidence: float | None = Field(
         default=None, description="The confidence after the change.", examples=[0.42]
