@@ -19,7 +19,9 @@ from app.api import (
     health,
     scans,
     solutions,
+    tokens,
 )
+from app.api.access_log import redact_access_logs
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.api.openapi_docs import build_openapi, camel_case_id
@@ -47,7 +49,9 @@ def create_app(
 ) -> FastAPI:
     settings = settings or get_settings()
     # uvicorn's worker processes (serve --workers N) start fresh: set logging up in each
-    # (a no-op where the process already did).
+    # (a no-op where the process already did). A per-student token in the event stream's
+    # URL never reaches the access log.
+    redact_access_logs()
     configure_logging(settings.log_level)
 
     @asynccontextmanager
@@ -131,6 +135,7 @@ def create_app(
     app.include_router(analytics.router)
     app.include_router(calibration.router)
     app.include_router(checks.router)
+    app.include_router(tokens.router)
     app.include_router(dashboard_auth.router)
     return app
 

@@ -244,6 +244,12 @@ class AuthSettings(BaseSettings):
     # Separate bounded caches, so floods of unknown keys never evict the valid ones.
     max_cached_keys: int = 10_000
     max_cached_unknown_keys: int = 10_000
+    # Per-student tokens (POST /v1/tokens): signed with this secret, the same for every
+    # server process; unset, with a random one generated once and kept in the database
+    # (table signing_secrets), which every process and host of the service shares.
+    token_secret: SecretStr | None = None
+    token_ttl_s: int = 900  # when the minting request names none
+    token_max_ttl_s: int = 3600  # a longer ttl_s is a 422
 
 
 class ApiSettings(BaseSettings):
@@ -273,6 +279,9 @@ class ApiSettings(BaseSettings):
     # before it ends and the client resumes with Last-Event-ID.
     events_max_streams: int = 100
     events_max_streams_per_tenant: int = 25
+    # Of a tenant's share, what one student token may hold (one student cannot take the
+    # school's streams; keys, acting for every user, have the tenant's share).
+    events_max_streams_per_user: int = 4
     events_max_lifetime_s: float = 300.0
     # Signs dashboard links and login cookies; unset: a random per-process secret.
     dashboard_secret: SecretStr | None = None

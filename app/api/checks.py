@@ -104,7 +104,7 @@ async def create_check(
     except UnreadableInput as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     if result.work is not None:
-        result.response.check_id = await store_check(session, caller.tenant, result)
+        result.response.check_id = await store_check(session, caller.tenant, result, caller.user_id)
     return JSONResponse(result.response.public())
 
 
@@ -115,7 +115,8 @@ async def create_check(
     responses={204: {"description": "Erased."}, **errors(401, 404, 422, 429)},
 )
 async def delete_check(check_id: CheckId, session: SessionDep, caller: Caller) -> Response:
-    """Erase a stored check (one sent with steps) with its step verdicts and evidence."""
-    if not await erase_check(session, check_id, caller.tenant):
+    """Erase a stored check (one sent with steps) with its step verdicts and evidence. A
+    student token erases its own user's checks only."""
+    if not await erase_check(session, check_id, caller.tenant, caller.user_id):
         raise ApiError(404, "not_found", f"check {check_id} does not exist")
     return Response(status_code=204)

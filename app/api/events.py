@@ -11,9 +11,13 @@ badge and confidence) and ends: a client closes its EventSource on `settled` or 
 
 Streams are bounded so listeners cannot starve the server: at most `events_max_streams` per
 process and `events_max_streams_per_tenant` of them for any one tenant, so one tenant cannot
-hold every slot (beyond either: 503 + Retry-After), each open at most `events_max_lifetime_s`
-(the client reconnects with Last-Event-ID), and the poll interval backs off while nothing
-changes.
+hold every slot, and `events_max_streams_per_user` of those for one student token's user, so
+one student cannot hold the school's (beyond any: 503 + Retry-After), each open at most
+`events_max_lifetime_s` (the client reconnects with Last-Event-ID), and the poll interval
+backs off while nothing changes.
+
+Browsers' EventSource cannot send an Authorization header: the stream also takes a per-student
+token as `?access_token=` (never an API key; app/api/auth.py), and access logs redact it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from app.api.auth import Caller
+from app.api.auth import StreamCaller
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
 from app.api.openapi_docs import errors
@@ -62,35 +66,51 @@ def parse_last_event_id(value: str | None) -> int:
 
 
 class StreamSlots:
-    """How many event streams this process serves at once (each polls the database), in all
-    and per tenant. The open server's one anonymous tenant (None) has only the overall limit."""
+    """How many event streams this process serves at once (each polls the database), in all,
+    per tenant and per student token's user. The open server's one anonymous tenant (None) has
+    only the overall limit; a key (user None) has its tenant's share."""
 
-    def __init__(self, limit: int, per_tenant: int) -> None:
-        self.limit, self.per_tenant, self.open = limit, per_tenant, 0
+    def __init__(self, limit: int, per_tenant: int, per_user: int = 4) -> None:
+        self.limit, self.per_tenant, self.per_user, self.open = limit, per_tenant, per_user, 0
         self._by_tenant: dict[str, int] = {}
+        self._by_user: dict[tuple[str, str], int] = {}
 
-    def take(self, tenant: str | None) -> bool:
+    def take(self, tenant: str | None, user_id: str | None = None) -> bool:
         if self.open >= self.limit:
             return False
         if tenant is not None:
             if self._by_tenant.get(tenant, 0) >= self.per_tenant:
                 return False
+            if user_id is not None:
+                if self._by_user.get((tenant, user_id), 0) >= self.per_user:
+                    return False
+                self._by_user[(tenant, user_id)] = self._by_user.get((tenant, user_id), 0) + 1
             self._by_tenant[tenant] = self._by_tenant.get(tenant, 0) + 1
         self.open += 1
         return True
 
-    def give_back(self, tenant: str | None) -> None:
+    def give_back(self, tenant: str | None, user_id: str | None = None) -> None:
         self.open -= 1
         if tenant is not None:
-            left = self._by_tenant.pop(tenant) - 1
-            if left:
-                self._by_tenant[tenant] = left
+            _count_down(self._by_tenant, tenant)
+            if user_id is not None:
+                _count_down(self._by_user, (tenant, user_id))
 
 
-def _slots(request: Request, limit: int, per_tenant: int) -> StreamSlots:
+def _count_down(counts: dict[Any, int], key: Any) -> None:
+    left = counts.pop(key) - 1
+    if left:
+        counts[key] = left
+
+
+def _slots(request: Request, limit: int, per_tenant: int, per_user: int) -> StreamSlots:
     slots: StreamSlots | None = getattr(request.app.state, "event_stream_slots", None)
-    if slots is None or (slots.limit, slots.per_tenant) != (limit, per_tenant):
-        slots = request.app.state.event_stream_slots = StreamSlots(limit, per_tenant)
+    if slots is None or (slots.limit, slots.per_tenant, slots.per_user) != (
+        limit,
+        per_tenant,
+        per_user,
+    ):
+        slots = request.app.state.event_stream_slots = StreamSlots(limit, per_tenant, per_user)
     return slots
 
 
@@ -98,15 +118,22 @@ class SlotStreamingResponse(StreamingResponse):
     """Gives its stream slot back however the response ends (finished, disconnected,
     cancelled), even when the body generator never started."""
 
-    def __init__(self, *args: Any, slots: StreamSlots, tenant: str | None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        slots: StreamSlots,
+        tenant: str | None,
+        user_id: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.slots, self.tenant = slots, tenant
+        self.slots, self.tenant, self.user_id = slots, tenant, user_id
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.slots.give_back(self.tenant)
+            self.slots.give_back(self.tenant, self.user_id)
 
 
 def sse(event_id: int | None, kind: str, data: Any) -> str:
@@ -141,19 +168,26 @@ async def stream_scan_events(
     request: Request,
     services: ServicesDep,
     session: SessionDep,
-    caller: Caller,
+    caller: StreamCaller,
     last_event_id: Annotated[
         str | None,
         Header(description="Resume after this event id (SSE reconnects send it).", examples=["5"]),
     ] = None,
 ) -> StreamingResponse:
-    """Progress of a scan as Server-Sent Events (resumable with Last-Event-ID)."""
+    """Progress of a scan as Server-Sent Events (resumable with Last-Event-ID). Browsers pass
+    a per-student token as `?access_token=` (EventSource sends no headers)."""
     after = parse_last_event_id(last_event_id)
-    if await ScanRepository(session).get_scan(scan_id, caller.tenant) is None:
+    found = await ScanRepository(session).get_scan(scan_id, caller.tenant, user_id=caller.user_id)
+    if found is None:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
     api = services.settings.api
-    slots = _slots(request, api.events_max_streams, api.events_max_streams_per_tenant)
-    if not slots.take(caller.tenant):
+    slots = _slots(
+        request,
+        api.events_max_streams,
+        api.events_max_streams_per_tenant,
+        api.events_max_streams_per_user,
+    )
+    if not slots.take(caller.tenant, caller.user_id):
         raise ApiError(
             503,
             "too_many_streams",
@@ -164,6 +198,7 @@ async def stream_scan_events(
         _events(services, request, scan_id, after),
         slots=slots,
         tenant=caller.tenant,
+        user_id=caller.user_id,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

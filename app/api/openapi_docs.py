@@ -12,9 +12,11 @@ from fastapi.routing import APIRoute
 from app.schemas.common import ErrorResponse, Subject
 
 _ERROR_DESCRIPTIONS = {
-    401: "Missing or invalid API key (`unauthorized`, `invalid_api_key`).",
-    403: "The key's role may not do this (`forbidden`).",
-    404: "No such resource, or another tenant's (`not_found`).",
+    401: "Missing or invalid credentials (`unauthorized`, `invalid_api_key`, `invalid_token`, "
+    "`token_expired`), or an API key sent in a URL (`api_key_in_url`).",
+    403: "The key's role, or a student token, may not do this (`forbidden`).",
+    404: "No such resource, or another tenant's, or another user's for a student token "
+    "(`not_found`).",
     409: "Idempotency-Key reused with another body, or still in use.",
     413: "Upload too large (`payload_too_large`, `image_too_large`).",
     415: "Not JSON, or not a PNG/JPEG image (`unsupported_media_type`).",
@@ -72,9 +74,10 @@ def _add_models(components: dict[str, Any]) -> None:
     """Schemas referenced only from hand-written request bodies (JSON or multipart)."""
     from app.schemas.checks import CheckCreate
     from app.schemas.scans import ScanCreate
+    from app.schemas.tokens import TokenCreate
 
     template = "#/components/schemas/{model}"
-    for model in (ScanCreate, CheckCreate, ErrorResponse):
+    for model in (ScanCreate, CheckCreate, TokenCreate, ErrorResponse):
         schema = model.model_json_schema(ref_template=template)
         if model is not ErrorResponse:
             _drop_null_defaults(schema)

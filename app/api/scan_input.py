@@ -8,8 +8,10 @@ from typing import Any
 
 from fastapi import Request
 
+from app.api.auth import acting_user
 from app.api.errors import ApiError, parse_or_422
 from app.api.forms import read_image_form
+from app.auth.keys import Principal
 from app.resources import Resources
 from app.schemas.scans import ScanCreate, ScanForm
 from app.services.idempotency import fingerprint
@@ -53,8 +55,11 @@ MULTIPART_SCHEMA: dict[str, Any] = {
 
 
 async def read_scan_request(
-    request: Request, services: Resources, tenant: str | None
+    request: Request, services: Resources, caller: Principal
 ) -> tuple[ScanRequest, str]:
+    """The request and its fingerprint. A student token's scan is its user's: the body's
+    `user_id` may be left out or be that user's (another is a 403)."""
+    tenant = caller.tenant
     limits = services.settings.input
     content_type = request.headers.get("content-type", "")
     if content_type.startswith("multipart/form-data"):
@@ -65,7 +70,7 @@ async def read_scan_request(
             content_type=image_type,
             subject=checked.subject.value if checked.subject else None,
             grade=checked.grade,
-            user_id=checked.user_id,
+            user_id=acting_user(caller, checked.user_id),
             tenant=tenant,
         )
     elif content_type.startswith("application/json") or not content_type:
@@ -74,7 +79,7 @@ async def read_scan_request(
             text=body.text,
             subject=body.subject.value if body.subject else None,
             grade=body.grade,
-            user_id=body.user_id,
+            user_id=acting_user(caller, body.user_id),
             tenant=tenant,
             corrects_scan_id=body.corrects_scan_id,
         )

@@ -12,12 +12,13 @@ from fastapi import APIRouter, Header, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.auth import Caller
+from app.api.auth import Caller, acting_user
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
 from app.api.openapi_docs import errors
 from app.api.params import ScanId
 from app.api.scan_input import MULTIPART_SCHEMA, read_scan_request
+from app.auth.keys import Principal
 from app.db.repositories.idempotency import IdempotencyRepository
 from app.db.repositories.scans import ScanRepository
 from app.pipeline.prompts.localized import RETAKE_PHOTO
@@ -88,10 +89,13 @@ async def create_scan(
     ] = None,
 ) -> Response:
     """Solve and verify a problem (JSON text or a photo). The body is capped before it is read."""
-    scan_request, request_hash = await read_scan_request(request, services, caller.tenant)
+    scan_request, request_hash = await read_scan_request(request, services, caller)
     if scan_request.corrects_scan_id is not None:
-        await _check_correction(session, scan_request)
+        await _check_correction(session, scan_request, caller)
     if idempotency_key:
+        # A student's keys are their own: another student's identical key and body must not
+        # replay this one's scan.
+        idempotency_key = idempotency.user_scoped(caller.user_id, idempotency_key)
         try:
             stored = await idempotency.begin(
                 services, caller.tenant, idempotency_key, "createScan", request_hash
@@ -119,16 +123,23 @@ async def create_scan(
     return JSONResponse(body, status_code=response_status, headers={"Location": location})
 
 
-async def _check_correction(session: AsyncSession, scan_request: ScanRequest) -> None:
+async def _check_correction(
+    session: AsyncSession, scan_request: ScanRequest, caller: Principal
+) -> None:
     """The scan a text names as the photo it corrects: the caller's tenant's, and its user's
-    when it has one (404 otherwise, as for a scan that does not exist), and a photo (422)."""
+    when it has one (404 otherwise, as for a scan that does not exist), and a photo (422).
+    A student token reaches its own user's scans only (not even a scan bound to no user)."""
     named = scan_request.corrects_scan_id
     assert named is not None
     owner = await ScanRepository(session).scan_owner(named, scan_request.tenant)
     # End the read: the scan's rows are written in a new transaction (on SQLite one that read
     # first cannot write once another connection has committed).
     await session.commit()
-    if owner is None or (owner[1] is not None and owner[1] != scan_request.user_id):
+    if (
+        owner is None
+        or (owner[1] is not None and owner[1] != scan_request.user_id)
+        or (caller.is_student_token and owner[1] != caller.user_id)
+    ):
         raise ApiError(404, "not_found", f"scan {named} does not exist")
     if owner[0] != "image":
         raise ApiError(422, "not_a_photo", f"scan {named} is not a photo scan: nothing to correct")
@@ -166,7 +177,7 @@ def _looks_chinese(text: str | None) -> bool:
     "",
     operation_id="listScans",
     response_model=ScanPage,
-    responses=errors(401, 422, 429),
+    responses=errors(401, 403, 422, 429),
 )
 async def list_scans(
     session: SessionDep,
@@ -185,7 +196,9 @@ async def list_scans(
         ),
     ] = None,
 ) -> ScanPage:
-    """The tenant's scans, newest first (keyset pagination: stable while scans are added)."""
+    """The tenant's scans, newest first (keyset pagination: stable while scans are added).
+    With a student token: that user's scans only (`user_id` left out or the token's own)."""
+    user_id = acting_user(caller, user_id)
     before = _decode_cursor(cursor) if cursor else None
     scans = await ScanRepository(session).list_scans(
         caller.tenant, user_id=user_id, limit=limit + 1, before=before
@@ -203,7 +216,7 @@ async def list_scans(
 )
 async def get_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> ScanOut:
     """The scan, its state and, once done, its latest solution."""
-    scan = await ScanRepository(session).get_scan(scan_id, caller.tenant)
+    scan = await ScanRepository(session).get_scan(scan_id, caller.tenant, user_id=caller.user_id)
     if scan is None:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
     return scan_out(scan)
@@ -217,7 +230,10 @@ async def get_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> Scan
 )
 async def delete_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> Response:
     """Erase a scan with its solutions, verdicts, evaluations and events."""
-    if not await ScanRepository(session).erase_scan(scan_id, caller.tenant):
+    erased = await ScanRepository(session).erase_scan(
+        scan_id, caller.tenant, user_id=caller.user_id
+    )
+    if not erased:
         raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
     return Response(status_code=204)
 

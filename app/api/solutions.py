@@ -26,7 +26,9 @@ async def get_solution(
     solution_id: SolutionId, session: SessionDep, caller: Caller
 ) -> SolutionDetail:
     """The solution with every verdict, its deep evaluation and its badge history."""
-    solution = await ScanRepository(session).get_tenant_solution(solution_id, caller.tenant)
+    solution = await ScanRepository(session).get_tenant_solution(
+        solution_id, caller.tenant, user_id=caller.user_id
+    )
     if solution is None:
         raise ApiError(404, "not_found", f"solution {solution_id} does not exist")
     return solution_detail(solution)

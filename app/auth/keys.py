@@ -22,19 +22,27 @@ PREFIX = "sv_"
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is calling: a key's tenant and role, or the anonymous caller of an open server."""
+    """Who is calling: a key's tenant and role, the user a per-student token acts for (with
+    the id of the key that minted it), or the anonymous caller of an open server."""
 
     tenant: str | None
     role: Role | None
     key_id: str | None = None
+    # Set only for a per-student token (app/auth/student_tokens.py): the one user whose scans
+    # and checks it may touch. A key (None here) acts for every user of its tenant.
+    user_id: str | None = None
 
     @property
     def is_analyst(self) -> bool:
-        return self.role in ("analyst", "platform")
+        return self.user_id is None and self.role in ("analyst", "platform")
+
+    @property
+    def is_student_token(self) -> bool:
+        return self.user_id is not None
 
     @property
     def sees_every_tenant(self) -> bool:
-        return self.role == "platform"
+        return self.user_id is None and self.role == "platform"
 
 
 ANONYMOUS = Principal(tenant=None, role=None)

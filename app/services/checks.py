@@ -108,16 +108,17 @@ async def checked_answer(
 
 
 async def store_check(
-    session: AsyncSession, tenant: str | None, checked: CheckedAnswer
+    session: AsyncSession, tenant: str | None, checked: CheckedAnswer, user_id: str | None = None
 ) -> uuid.UUID:
     """Store a check of worked steps with every verdict behind it; returns its id. Only a
-    check with steps is stored (`checked.work`)."""
+    check with steps is stored (`checked.work`); `user_id`: the student token's user."""
     work = checked.work
     assert work is not None and checked.steps is not None
     response = checked.response
     check = Check(
         id=uuid.uuid4(),
         tenant=tenant,
+        user_id=user_id,
         problem_text=checked.problem,
         answer=checked.answer,
         steps=list(checked.steps),
@@ -151,9 +152,12 @@ def _verdict_row(check_id: uuid.UUID, judged: str, step: int | None, v: Verdict)
     )
 
 
-async def erase_check(session: AsyncSession, check_id: uuid.UUID, tenant: str | None) -> bool:
-    """Delete the tenant's check with its verdicts; False when there is no such check."""
-    return await CheckRepository(session).erase(check_id, tenant)
+async def erase_check(
+    session: AsyncSession, check_id: uuid.UUID, tenant: str | None, user_id: str | None = None
+) -> bool:
+    """Delete the tenant's check (`user_id`'s only, when given) with its verdicts; False when
+    there is no such check."""
+    return await CheckRepository(session).erase(check_id, tenant, user_id=user_id)
 
 
 async def read_work(services: Resources, image: bytes) -> list[str]:

@@ -49,6 +49,14 @@ def fingerprint(*parts: bytes | str | None) -> str:
     return digest.hexdigest()
 
 
+def user_scoped(user_id: str | None, key: str) -> str:
+    """The key as stored: a student token's keys are its user's alone (hashed with the user's
+    id, so another user's same key is another key); a key's requests use the key as sent."""
+    if user_id is None:
+        return key
+    return "user:" + fingerprint(user_id, key)
+
+
 def tenant_scope(tenant: str | None) -> str:
     return tenant or ""  # the open mode's one tenant: '' keeps the unique constraint working
 

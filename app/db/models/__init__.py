@@ -6,6 +6,7 @@ from app.db.models.problem_bank import ProblemBankEntry
 from app.db.models.provider_fitness import ProviderFitness
 from app.db.models.scan import Scan
 from app.db.models.scan_extras import ScanEvent, ScanInput
+from app.db.models.signing_secret import SigningSecret
 from app.db.models.solution import Solution
 from app.db.models.verification import VerificationRecord
 
@@ -20,6 +21,7 @@ __all__ = [
     "Scan",
     "ScanEvent",
     "ScanInput",
+    "SigningSecret",
     "Solution",
     "VerificationRecord",
 ]

@@ -27,6 +27,9 @@ class Check(Base):
     created_at: Mapped[CreatedAt]
     # The API key's tenant; NULL for checks made without a key (the open mode).
     tenant: Mapped[str | None] = mapped_column(String(64), index=True)
+    # The user a per-student token made it for (only that token's user may erase it); NULL
+    # for a check made with the tenant's key (migration 0011).
+    user_id: Mapped[str | None] = mapped_column(String(128), index=True)
     problem_text: Mapped[str] = mapped_column(Text)
     answer: Mapped[str] = mapped_column(Text)
     steps: Mapped[list[str]] = mapped_column(JSONVariant, default=list)

@@ -18,6 +18,13 @@ def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
     return Check.tenant.is_(None) if tenant is None else Check.tenant == tenant
 
 
+def _owned(tenant: str | None, user_id: str | None) -> ColumnElement[bool]:
+    """The tenant's checks, and only `user_id`'s when one is given (a student token)."""
+    if user_id is None:
+        return _of_tenant(tenant)
+    return and_(_of_tenant(tenant), Check.user_id == user_id)
+
+
 class CheckRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -26,18 +33,24 @@ class CheckRepository:
         """The check, then its verdicts: one INSERT per table."""
         await insert_new(self.session, [check, *verdicts])
 
-    async def get(self, check_id: uuid.UUID, tenant: str | None) -> Check | None:
-        """The check with its verdicts, if it belongs to `tenant` (None: the open mode's)."""
+    async def get(
+        self, check_id: uuid.UUID, tenant: str | None, *, user_id: str | None = None
+    ) -> Check | None:
+        """The check with its verdicts, if it belongs to `tenant` (None: the open mode's) and,
+        when `user_id` is given, to that user."""
         return await self.session.scalar(
             select(Check)
-            .where(Check.id == check_id, _of_tenant(tenant))
+            .where(Check.id == check_id, _owned(tenant, user_id))
             .options(selectinload(Check.verdicts))
         )
 
-    async def erase(self, check_id: uuid.UUID, tenant: str | None) -> bool:
-        """Delete the check with its verdicts, if it is the tenant's. Explicit deletes, writes
-        first, each restricted to the tenant's check (as ScanRepository.erase_scan)."""
-        owned_check = and_(Check.id == check_id, _of_tenant(tenant))
+    async def erase(
+        self, check_id: uuid.UUID, tenant: str | None, *, user_id: str | None = None
+    ) -> bool:
+        """Delete the check with its verdicts, if it is the tenant's (and `user_id`'s, when
+        given). Explicit deletes, writes first, each restricted to the owned check (as
+        ScanRepository.erase_scan)."""
+        owned_check = and_(Check.id == check_id, _owned(tenant, user_id))
         owned = select(Check.id).where(owned_check)
         await self.session.execute(delete(CheckVerdict).where(CheckVerdict.check_id.in_(owned)))
         erased = await self.session.execute(delete(Check).where(owned_check))

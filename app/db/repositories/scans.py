@@ -38,11 +38,14 @@ class ScanRepository:
         that order) with one INSERT per table."""
         await insert_new(self.session, rows)
 
-    async def get_scan(self, scan_id: uuid.UUID, tenant: str | None) -> Scan | None:
-        """The scan, if it belongs to `tenant` (None: scans made without a key)."""
+    async def get_scan(
+        self, scan_id: uuid.UUID, tenant: str | None, *, user_id: str | None = None
+    ) -> Scan | None:
+        """The scan, if it belongs to `tenant` (None: scans made without a key) and, when
+        `user_id` is given (a student token's user), to that user."""
         return await self.session.scalar(
             select(Scan)
-            .where(Scan.id == scan_id, _of_tenant(tenant))
+            .where(Scan.id == scan_id, _owned(tenant, user_id))
             .options(selectinload(Scan.solutions))
         )
 
@@ -94,12 +97,15 @@ class ScanRepository:
             )
         )
 
-    async def erase_scan(self, scan_id: uuid.UUID, tenant: str | None) -> bool:
+    async def erase_scan(
+        self, scan_id: uuid.UUID, tenant: str | None, *, user_id: str | None = None
+    ) -> bool:
         """Delete the scan with everything about it; explicit deletes, so SQLite without
         foreign keys (or a missed cascade) cannot leave a student's data behind. Writes come
-        first, each restricted to the tenant's scan: on SQLite a read that later writes fails
-        at once ("database is locked") if another connection committed in between."""
-        owned_scan = and_(Scan.id == scan_id, _of_tenant(tenant))
+        first, each restricted to the tenant's scan (and `user_id`'s, when given): on SQLite a
+        read that later writes fails at once ("database is locked") if another connection
+        committed in between."""
+        owned_scan = and_(Scan.id == scan_id, _owned(tenant, user_id))
         owned = select(Scan.id).where(owned_scan)
         solution_ids = select(Solution.id).where(Solution.scan_id.in_(owned))
         await self.session.execute(
@@ -152,11 +158,12 @@ class ScanRepository:
         return await self.session.scalar(_solution_query(solution_id))
 
     async def get_tenant_solution(
-        self, solution_id: uuid.UUID, tenant: str | None
+        self, solution_id: uuid.UUID, tenant: str | None, *, user_id: str | None = None
     ) -> Solution | None:
-        """The solution, if its scan belongs to `tenant` (None: scans made without a key)."""
+        """The solution, if its scan belongs to `tenant` (None: scans made without a key) and,
+        when `user_id` is given, to that user."""
         return await self.session.scalar(
-            _solution_query(solution_id).join(Solution.scan).where(_of_tenant(tenant))
+            _solution_query(solution_id).join(Solution.scan).where(_owned(tenant, user_id))
         )
 
     async def has_verifications(self, solution_id: uuid.UUID, tier: str) -> bool:
@@ -192,6 +199,13 @@ class ScanRepository:
 
 def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
     return Scan.tenant.is_(None) if tenant is None else Scan.tenant == tenant
+
+
+def _owned(tenant: str | None, user_id: str | None) -> ColumnElement[bool]:
+    """The tenant's scans, and only `user_id`'s when one is given (a student token)."""
+    if user_id is None:
+        return _of_tenant(tenant)
+    return and_(_of_tenant(tenant), Scan.user_id == user_id)
 
 
 def _solution_query(solution_id: uuid.UUID) -> Select[Solution]:
