@@ -26,7 +26,6 @@ SEARCH_TERMS = 8
 COMMON = 0.02  # a word in more than 2% of the bank is only searched for when nothing rarer is
 MIN_SEARCH_TERMS = 3
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_WORD_OR_NUMBER = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|[+\-*/^=<>%$]")
 
 
 def _read_if_present(path: Path) -> list[dict[str, str]] | None:
@@ -65,8 +64,59 @@ def same_text(a: str, b: str) -> bool:
 
 
 def _canonical(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold().replace(",", "")
-    return " ".join(_WORD_OR_NUMBER.findall(text))
+    """The text with case, spacing and the punctuation between words dropped, and every
+    character that can be part of a number or a sign kept: digits, '.', ',' and ':' inside a
+    number (".50" is not "50", "1,2" is not "12"; only a thousands separator between groups of
+    three digits is dropped: "1,200" is "1200"), a trailing "..." (0.333... is not 0.333),
+    minus signs of every kind (mapped to '-', never dropped), '%', '$', '!', brackets, math
+    symbols, combining marks, and superscripts, subscripts, vulgar fractions and circled
+    numbers as themselves ("4⁸" is neither "48" nor "4 8")."""
+    text = "".join(_fold(ch) for ch in unicodedata.normalize("NFC", text)).casefold()
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if _THOUSANDS.fullmatch(token):
+            token = token.replace(",", "")
+        tokens.append(token)
+    return " ".join(tokens)
+
+
+# Dashes and minus signs, all read as '-'.
+_MINUS = frozenset("\u2212\u2010\u2011\u2012\u2013\u2014\u2015\u02d7\u2796\ufe58\ufe63\uff0d")
+# Compatibility forms that are the same character in another width or font (full-width digits,
+# mathematical bold digits), as opposed to a superscript, a subscript, a fraction or a circled
+# number, which NFKC would turn into plain digits.
+_SAME_NUMBER_FORMS = frozenset({"", "<wide>", "<narrow>", "<font>"})
+_NOT_NUMBER_FORMS = frozenset({"<super>", "<sub>", "<fraction>", "<circle>"})
+# Punctuation between words (dropped): every other punctuation or symbol is kept.
+_KEPT_PUNCTUATION = frozenset("%*/\\#&@!\u00b7\u2032\u2033\u2034\u2030\u2031_")
+_NUMBER_TOKEN = r"\.?\d+(?:[.,:]\d+)*(?:\.{2,})?"
+# A '.', ',' or ':' outside a number is punctuation between words; an ellipsis is kept ("17 ÷ 5
+# = ?……?" asks for a quotient and a remainder).
+_TOKEN = re.compile(rf"{_NUMBER_TOKEN}|[^\W\d_]+|\.{{2,}}|[^\s.,:]")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
+def _fold(ch: str) -> str:
+    """One character in its canonical form: '-' for a minus sign, the plain form of a wide or
+    bold digit or letter, itself for a superscript, subscript, fraction or circled number,
+    nothing for the punctuation between words, a space for whitespace."""
+    if ch in _MINUS:
+        return "-"
+    folded = unicodedata.normalize("NFKC", ch)
+    if folded != ch:
+        tag = unicodedata.decomposition(ch).split(" ")[0]
+        tag = tag if tag.startswith("<") else ""
+        digits = any(c.isdigit() for c in folded)
+        if tag in _NOT_NUMBER_FORMS or (digits and tag not in _SAME_NUMBER_FORMS):
+            return ch
+        return "".join(_fold(c) if c != ch else c for c in folded)
+    if ch.isspace():
+        return " "
+    category = unicodedata.category(ch)
+    if category in ("Po", "Pi", "Pf") and ch not in _KEPT_PUNCTUATION and ch not in ".,:":
+        return " "
+    return ch
 
 
 class ProblemBankRetriever:
