@@ -507,3 +507,17 @@ def test_openapi_shows_the_route_and_the_security_schemes() -> None:
             assert {"accessTokenQuery": []} not in operation.get("security", [])
     described = document["paths"]["/v1/scans"]["get"]["responses"]["401"]["description"]
     assert "invalid_token" in described and "api_key_in_url" in described
+
+
+async def test_the_stored_secret_is_one_for_every_process(services: Resources) -> None:
+    """On each backend (SQLite, Postgres): authenticators of separate processes (here: each
+    with its own cache), racing for the first secret, all sign with the same one."""
+    from app.services.auth import KeyAuthenticator
+
+    auth = services.settings.auth
+    fresh = [KeyAuthenticator.from_settings(services.sessionmaker, auth) for _ in range(4)]
+    secrets = await asyncio.gather(*(a.token_secret() for a in fresh))
+    assert len(set(secrets)) == 1 and len(secrets[0]) == 32
+    assert await services.authenticator.token_secret() == secrets[0]
+    later = KeyAuthenticator.from_settings(services.sessionmaker, auth)
+    assert await later.token_secret() == secrets[0]
