@@ -61,13 +61,29 @@ def serve(
 
 @app.command()
 def worker() -> None:
-    """Run the arq worker for background jobs (needs SOLVEVERIFY_REDIS_URL)."""
+    """Run the arq worker for background jobs (needs SOLVEVERIFY_REDIS_URL). On an external
+    database it starts only at the migration head; on SIGTERM it finishes its jobs (up to
+    SOLVEVERIFY_WORKER_SHUTDOWN_GRACE_S) before it exits."""
+    from app.logs import configure_logging
+    from app.process import exit_unless_at_head
     from app.worker.runner import run_worker_resilient
     from app.worker.settings import worker_settings
 
     settings = get_settings()
-    _logging(settings.log_level)
-    run_worker_resilient(worker_settings(), settings.worker.redis_retry_max_s)
+    configure_logging(settings.log_level, settings.log_format)
+    exit_unless_at_head(settings)
+    if settings.metrics.enabled and settings.metrics.worker_port is not None:
+        from app.metrics import serve_metrics
+
+        token = settings.metrics.token
+        serve_metrics(
+            settings.metrics.worker_host,
+            settings.metrics.worker_port,
+            token.get_secret_value() if token is not None else None,
+        )
+    run_worker_resilient(
+        worker_settings(), settings.worker.redis_retry_max_s, settings.worker.shutdown_grace_s
+    )
 
 
 @app.command()

@@ -24,6 +24,8 @@ from app.api import (
 from app.api.access_log import redact_access_logs
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
+from app.api.metrics import HttpMetrics
+from app.api.metrics import router as metrics_router
 from app.api.openapi_docs import build_openapi, camel_case_id
 from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
@@ -52,7 +54,7 @@ def create_app(
     # (a no-op where the process already did). A per-student token in the event stream's
     # URL never reaches the access log.
     redact_access_logs()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -103,6 +105,8 @@ def create_app(
     # handled becomes a JSON 500 (Starlette's fallback is a plain-text page).
     app.add_middleware(RequestContext)
     app.add_middleware(RateLimitHeaders)
+    if settings.metrics.enabled:
+        app.add_middleware(HttpMetrics)  # outside the above: their 500s are timed too
     if settings.api.cors_origins:
         # Outermost: a preflight is answered before auth; errors carry the CORS headers too.
         app.add_middleware(
@@ -137,6 +141,8 @@ def create_app(
     app.include_router(checks.router)
     app.include_router(tokens.router)
     app.include_router(dashboard_auth.router)
+    if settings.metrics.enabled:
+        app.include_router(metrics_router)
     return app
 
 

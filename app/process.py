@@ -1,8 +1,36 @@
-"""Tuning for the long-lived processes (the server's workers, `solveverify worker`)."""
+"""Start-up of the long-lived processes (the server's workers, `solveverify worker`): the
+schema check, and heap tuning."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
+import sys
+
+from app.settings import Settings
+
+SCHEMA_NOT_AT_HEAD = 3  # the exit status when the database is not at the migration head
+
+
+def exit_unless_at_head(settings: Settings) -> None:
+    """An external database must be at the migration head before `serve` or `worker` starts
+    on it: one line on stderr and exit status 3 otherwise (the database down counts too).
+    The embedded SQLite database migrates itself on start, so it is not checked."""
+    if settings.database.is_sqlite:
+        return
+    alembic = logging.getLogger("alembic")  # its plugin set-up lines would drown the one line
+    level = alembic.level
+    alembic.setLevel(logging.WARNING)
+    try:
+        from app.db.migrate import schema_problem
+
+        problem = asyncio.run(schema_problem(settings.database.url))
+    finally:
+        alembic.setLevel(level)
+    if problem is not None:
+        print(f"solveverify: {problem}", file=sys.stderr, flush=True)
+        raise SystemExit(SCHEMA_NOT_AT_HEAD)
 
 
 def freeze_startup_heap() -> None:

@@ -14,11 +14,17 @@ import asyncio
 import logging
 import os
 import resource
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import uvicorn
+from uvicorn.config import LOGGING_CONFIG
 
 from app.api.http_layer import uvicorn_limits
-from app.logs import configure_logging
+from app.logs import configure_logging, uvicorn_log_config
+from app.process import exit_unless_at_head
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -44,6 +50,26 @@ def raise_open_files_limit() -> int:
     return soft
 
 
+@contextmanager
+def shared_metrics(workers: int) -> Iterator[None]:
+    """Several processes: prometheus-client's multiprocess mode, in a directory made for this
+    run (so no counter of an earlier run is summed in) and removed after it. Set before
+    uvicorn starts its processes, which inherit it. An operator's own
+    PROMETHEUS_MULTIPROC_DIR is used as it is (they empty it between runs)."""
+    from app.metrics import MULTIPROC_ENV
+
+    if workers == 1 or os.environ.get(MULTIPROC_ENV):
+        yield
+        return
+    directory = tempfile.mkdtemp(prefix="solveverify-metrics-")
+    os.environ[MULTIPROC_ENV] = directory
+    try:
+        yield
+    finally:
+        os.environ.pop(MULTIPROC_ENV, None)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -51,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args(argv)
     settings = get_settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
+    exit_unless_at_head(settings)
     workers = args.workers or default_workers(settings)
     log.debug("open files limit: %d", raise_open_files_limit())
     if workers > 1:
@@ -66,15 +93,18 @@ def main(argv: list[str] | None = None) -> None:
                 "per process (set SOLVEVERIFY_REDIS_URL to share them)",
                 workers,
             )
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=workers,
-        log_level=settings.log_level.lower(),
-        **uvicorn_limits(settings.api),  # timeouts, header cap, concurrency (app/api/http_layer.py)
-    )
+    log_config = uvicorn_log_config(settings.log_level, settings.log_format)
+    with shared_metrics(workers):
+        uvicorn.run(
+            "app.main:create_app",
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=workers,
+            log_level=settings.log_level.lower(),
+            log_config=log_config or LOGGING_CONFIG,  # uvicorn's own, or JSON (app/logs.py)
+            **uvicorn_limits(settings.api),  # timeouts, header cap, concurrency (http_layer.py)
+        )
 
 
 if __name__ == "__main__":

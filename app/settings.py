@@ -325,6 +325,22 @@ class RetrievalSettings(BaseSettings):
     load_on_start: bool = True
 
 
+class MetricsSettings(BaseSettings):
+    """GET /metrics (Prometheus text format): counts and latencies, never tenant data."""
+
+    model_config = _group("SOLVEVERIFY_METRICS_")
+
+    # False: no /metrics route at all (404), and the worker opens no listener.
+    enabled: bool = True
+    # Set: a scrape must send `Authorization: Bearer <token>` (else 401). Unset: open to whoever
+    # reaches the port, the usual setup for a scraper on an internal network.
+    token: SecretStr | None = None
+    # `solveverify worker` serves its own /metrics (its jobs' model calls, abstentions and
+    # sandbox timeouts, queued scans) on this port; unset: none.
+    worker_port: int | None = None
+    worker_host: str = "127.0.0.1"
+
+
 class JobSettings(BaseSettings):
     """Background jobs (deep evaluation)."""
 
@@ -349,6 +365,11 @@ class JobSettings(BaseSettings):
     stuck_scan_sweep_s: float = 300.0
     # The worker rides out a Redis outage: it retries with backoff up to this long apart.
     redis_retry_max_s: float = 30.0
+    # On SIGTERM/SIGINT the worker takes no new job and lets running ones finish for up to
+    # this long; then it cancels them (they run again later) and exits. A second signal
+    # stops it at once. Keep it below the supervisor's kill timeout (Docker: 10 s by default,
+    # stop_grace_period; Kubernetes: terminationGracePeriodSeconds, 30 s).
+    shutdown_grace_s: int = 25
 
     @property
     def stuck_after_s(self) -> float:
@@ -383,7 +404,11 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     worker: JobSettings = Field(default_factory=JobSettings)
+    metrics: MetricsSettings = Field(default_factory=MetricsSettings)
     log_level: str = "INFO"
+    # "json": one JSON object a line (time, level, logger, message, request_id), uvicorn's
+    # access lines included; "text": the plain format.
+    log_format: Literal["text", "json"] = "text"
 
 
 @lru_cache

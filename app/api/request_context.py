@@ -12,14 +12,15 @@ import logging
 import re
 import traceback
 import uuid
-from contextvars import ContextVar
 
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.logs import REQUEST_ID as _request_id
+from app.logs import JsonFormatter
+
 log = logging.getLogger(__name__)
 
-_request_id: ContextVar[str] = ContextVar("request_id", default="-")
 # An id a proxy set is kept when it is short and plain; anything else is replaced.
 _ACCEPTABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -38,12 +39,15 @@ class RequestIdLogFilter(logging.Filter):
 
 
 def install_request_id_logging() -> None:
-    """Every handler of the root logger gets the filter, and a plain format gains the id."""
+    """Every handler of the root logger gets the filter, and a plain format gains the id (the
+    JSON format has it already)."""
     root = logging.getLogger()
     for handler in root.handlers:
         if not any(isinstance(f, RequestIdLogFilter) for f in handler.filters):
             handler.addFilter(RequestIdLogFilter())
             formatter = handler.formatter
+            if isinstance(formatter, JsonFormatter):
+                continue
             fmt = getattr(formatter, "_fmt", None)
             if fmt and "request_id" not in fmt:
                 handler.setFormatter(logging.Formatter(fmt + " [request %(request_id)s]"))

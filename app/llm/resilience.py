@@ -18,10 +18,20 @@ from typing import Any
 
 from app.llm.base import Capability, ModelClient
 from app.llm.budget import Budget, Limits, Purpose, current_purpose, limits_for
-from app.llm.errors import ProviderError, ProviderTimeout, RateLimited
+from app.llm.errors import BudgetExhausted, ProviderError, ProviderTimeout, RateLimited
 from app.llm.types import Message, ModelResponse
+from app.metrics import MODEL_CALLS, ModelOutcome
 
 log = logging.getLogger(__name__)
+
+
+def outcome_of(error: ProviderError) -> ModelOutcome:
+    """The model-call outcome a failed request is counted under (app/metrics.py)."""
+    if isinstance(error, ProviderTimeout):
+        return "timeout"
+    if isinstance(error, RateLimited):
+        return "rate_limited"
+    return "error"
 
 
 class Resilient:
@@ -95,10 +105,14 @@ class Resilient:
         for attempt in range(self.max_retries + 1):
             # Only limited models are counted: no store round trip for the others.
             if self.budget is not None and not self.limits.unlimited:
-                await self.budget.acquire(self.budget_key, limits)
+                try:
+                    await self.budget.acquire(self.budget_key, limits)
+                except BudgetExhausted:
+                    MODEL_CALLS.labels(self.provider, "budget_exhausted").inc()
+                    raise
             try:
                 async with asyncio.timeout(limit):
-                    return await self.inner.generate(
+                    response = await self.inner.generate(
                         messages,
                         json_schema=json_schema,
                         temperature=temperature,
@@ -106,11 +120,14 @@ class Resilient:
                         timeout=limit,
                         seed=seed,
                     )
+                MODEL_CALLS.labels(self.provider, "ok").inc()
+                return response
             except TimeoutError as exc:
                 error: ProviderError = ProviderTimeout(self.provider, f"no reply within {limit}s")
                 error.__cause__ = exc
             except ProviderError as exc:
                 error = exc
+            MODEL_CALLS.labels(self.provider, outcome_of(error)).inc()
             if not error.retryable or attempt == self.max_retries:
                 raise error
             delay = self._delay(attempt, error)

@@ -18,6 +18,7 @@ from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scan_events import ScanInputRepository
 from app.db.repositories.scans import ScanRepository
+from app.metrics import SCANS
 from app.pipeline.state import SolveState
 from app.resources import Resources
 from app.services.caution import caution_code
@@ -170,6 +171,7 @@ async def store_result(
     await repo.insert_new(rows)
     if not new_scan:
         await session.flush()  # the queued scan's UPDATE: a database error surfaces here
+    SCANS.labels(result.verification_status, result.verify_method or "none").inc()
     return scan, solution
 
 

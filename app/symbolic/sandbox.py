@@ -14,6 +14,7 @@ from typing import Any, TypeVar, cast
 
 from pebble import ProcessPool
 
+from app.metrics import SANDBOX_TIMEOUTS
 from app.symbolic import checker, readings, solver
 from app.symbolic.checker import CheckResult
 from app.symbolic.solver import SymbolicSolution
@@ -51,6 +52,7 @@ class SymbolicSandbox:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limit * 2)
         except (TimeoutError, CancelledError) as exc:
             future.cancel()  # type: ignore[no-untyped-call]  # pebble is untyped
+            SANDBOX_TIMEOUTS.inc()
             raise SandboxTimeout(f"{getattr(fn, '__name__', fn)} exceeded {limit:.1f}s") from exc
         except (OSError, EOFError) as exc:  # worker died (e.g. out of memory)
             raise SandboxUnavailable(str(exc)) from exc

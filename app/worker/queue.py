@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from arq import ArqRedis, Retry, create_pool
 from arq.connections import RedisSettings
+from arq.constants import in_progress_key_prefix
 from arq.jobs import Job, JobStatus
 from arq.typing import WorkerCoroutine
 from redis.exceptions import RedisError
@@ -297,6 +298,27 @@ class ArqQueue:
             return bool(await (await self.pool()).ping())
         except Exception:
             return False
+
+    async def backlog(self, now_ms: int, look_at: int = 50) -> tuple[int, float]:
+        """(jobs in the queue, seconds the oldest due job has waited unstarted) for /metrics.
+        arq keeps a job in its sorted set (scored by when it is due, in ms) until it finishes,
+        so the depth counts running and deferred jobs too; the lag skips those of the oldest
+        `look_at` due jobs that a worker has started (0 when none waits)."""
+        pool = await self.pool()
+        depth = int(await pool.zcard(self.queue_name))
+        due = await pool.zrangebyscore(
+            self.queue_name, min=float("-inf"), max=now_ms, start=0, num=look_at, withscores=True
+        )
+        if not due:
+            return depth, 0.0
+        async with pool.pipeline(transaction=False) as pipe:
+            for job, _ in due:
+                pipe.exists(in_progress_key_prefix + job.decode())
+            running = await pipe.execute()
+        for (_, score), started in zip(due, running, strict=True):
+            if not started:
+                return depth, max(0.0, (now_ms - score) / 1000)
+        return depth, 0.0
 
     async def close(self) -> None:
         if self._pool is not None:

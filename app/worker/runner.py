@@ -7,8 +7,12 @@ restarted the worker. Here the loop is started again after such an error, with b
 when it is over. Over means the poll loop has run `stable_s` without a connection error: right
 after a restart a ping answers while pooled connections are still dead (or Redis is still
 loading its data), and counting each of those blips as an outage and a recovery filled the log
-with pairs. Jobs already running keep running; arq's own signal handling (SIGINT/SIGTERM)
-still stops the worker.
+with pairs. Jobs already running keep running.
+
+Stopping (SIGTERM, SIGINT): the worker takes no new job and lets the running ones finish for up
+to the grace period (`SOLVEVERIFY_WORKER_SHUTDOWN_GRACE_S`, arq's `job_completion_wait`); what
+still runs then is cancelled (its job stays queued and runs again, with another worker or this
+one restarted) and the worker exits. A second signal during the grace stops it at once.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import time
 from typing import Any
 
@@ -67,9 +72,38 @@ async def _close(worker: Worker) -> None:
         await worker.close()
 
 
-def run_worker_resilient(settings: dict[str, Any], retry_max_s: float) -> None:
-    """`arq.run_worker`, surviving Redis outages."""
-    worker = create_worker(settings)
+def finish_jobs_on_signal(worker: Worker) -> None:
+    """The first SIGTERM/SIGINT lets running jobs finish (within arq's job_completion_wait);
+    a second one cancels them and stops the worker at once."""
+    stopping = False
+
+    def on_signal(signum: signal.Signals) -> None:
+        nonlocal stopping
+        if stopping:
+            log.warning("%s again: cancelling the running jobs", signum.name)
+            worker.handle_sig(signum)
+            return
+        stopping = True
+        log.info(
+            "%s: finishing %d running job(s) within %d s, taking no new ones",
+            signum.name,
+            sum(not task.done() for task in worker.tasks.values()),
+            worker._job_completion_wait,
+        )
+        worker.handle_sig_wait_for_completion(signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        worker.loop.add_signal_handler(signum, on_signal, signum)
+
+
+def run_worker_resilient(
+    settings: dict[str, Any], retry_max_s: float, shutdown_grace_s: int = 0
+) -> None:
+    """`arq.run_worker`, surviving Redis outages; on a signal, running jobs get
+    `shutdown_grace_s` to finish (0: cancelled at once, arq's default)."""
+    worker = create_worker({**settings, "job_completion_wait": shutdown_grace_s})
+    if shutdown_grace_s > 0:
+        finish_jobs_on_signal(worker)
     # arq's signal handlers cancel `main_task`: this loop, so SIGTERM still stops the worker.
     worker.main_task = worker.loop.create_task(run_until_stopped(worker, retry_max_s))
     try:

@@ -8,6 +8,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db.base import Base
 from app.db.models._columns import CreatedAt, UUIDPk
+from app.metrics import VERIFIER_ABSTENTIONS
 
 if TYPE_CHECKING:
     from app.db.models.solution import Solution
@@ -52,7 +53,10 @@ class VerificationRecord(Base):
         answer: str | None,
         answer_model: str | None = None,
     ) -> VerificationRecord:
-        """One verifier's verdict on one answer of `solution`, as a row."""
+        """One verifier's verdict on one answer of `solution`, as a row (an abstention is
+        counted for /metrics here, where every recorded verdict passes)."""
+        if verdict.verdict == "abstain":
+            VERIFIER_ABSTENTIONS.labels(tier, verdict.method).inc()
         return cls(
             solution=solution,
             solution_id=solution.id,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboxMessage
@@ -201,3 +201,15 @@ class OutboxRepository:
             .where(OutboxMessage.id == message_id)
             .values(attempts=attempts, available_at=available_at, last_error=error[:1000])
         )
+
+    async def backlog(self) -> tuple[int, datetime | None]:
+        """Rows not yet handed to the queue (/metrics): how many, and the oldest one's
+        staging time (None when there are none)."""
+        row = (
+            await self.session.execute(
+                select(func.count(), func.min(OutboxMessage.created_at)).where(
+                    OutboxMessage.delivered_at.is_(None)
+                )
+            )
+        ).one()
+        return int(row[0]), row[1]
