@@ -4,6 +4,7 @@ tokens checked against their signature, their expiry and the key that minted the
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 import time
 from collections import OrderedDict
@@ -160,7 +161,7 @@ class KeyAuthenticator:
         """A token for `user_id` of the minting key's tenant, and its expiry (Unix time)."""
         assert minter.key_id is not None and minter.tenant is not None
         assert not minter.is_student_token
-        expires = int(time.time()) + ttl_s
+        expires = math.ceil(time.time()) + ttl_s  # at least ttl_s from now
         claims = student_tokens.Claims(minter.tenant, user_id, minter.key_id, expires)
         return student_tokens.issue(await self.token_secret(), claims), expires
 

@@ -261,10 +261,10 @@ async def test_expired_token(secured: FastAPI, http: httpx.AsyncClient) -> None:
     response = await http.get("/v1/scans", headers=bearer(expired))
     assert response.status_code == 401 and error(response) == "token_expired"
     assert response.headers["www-authenticate"] == "Bearer"
-    # A token minted for 1 s stops working by itself.
+    # A token minted for 1 s stops working by itself (it lives 1 to 2 s: whole seconds).
     short = await mint(http, key, "f1", ttl_s=1)
     assert (await http.get("/v1/scans", headers=bearer(short))).status_code == 200
-    await asyncio.sleep(1.2)
+    await asyncio.sleep(2.1)
     late = await http.get("/v1/scans", headers=bearer(short))
     assert late.status_code == 401 and error(late) == "token_expired"
 
