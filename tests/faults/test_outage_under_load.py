@@ -27,6 +27,7 @@ import asyncpg
 import httpx
 import pytest
 import redis
+from arq.utils import truncate
 
 from app.bench.perf.stack import cli_env, free_port, spawn, wait_until_up
 from tests.fixtures.processes import (
@@ -219,6 +220,19 @@ def settle(cluster: PostgresCluster, load: Load) -> float:
     raise AssertionError(f"{open_scans} scans not final, {open_jobs} jobs open after settling")
 
 
+# arq's completion line, "<t>s ← <job id>:<task> ● <repr(result)>": the result is logged as
+# its repr, so a task's "already checked" reads 'already checked' (quoted).
+COMPLETED = re.compile(r"← (\S+?):\w+ ● (?!'?(?:already|skipped|nothing))")
+
+
+def runs_with_effects(log: str) -> Counter[str]:
+    """The worker's own account: per job, its runs that completed and stored something; a
+    redelivery runs as job_id@n and counts for its job. A run that found its work done (a job
+    run again after its acknowledgement was lost, e.g. to the database going away between the
+    job's commit and its acknowledgement) reports `already …` and stored nothing."""
+    return Counter(m.group(1).split("@")[0] for m in COMPLETED.finditer(log))
+
+
 def check(
     cluster: PostgresCluster,
     directory: Path,
@@ -256,12 +270,7 @@ def check(
         solution_ids,
     )
     log = "".join(p.read_text() for p in directory.glob("worker*.log"))
-    # The worker's own account (arq's "← job_id:task ● result" lines): runs that stored
-    # something, per job; a redelivery runs as job_id@n.
-    effects = Counter(
-        m.group(1).split("@")[0]
-        for m in re.finditer(r"← (\S+?):\w+ ● (?!already|skipped|nothing)", log)
-    )
+    effects = runs_with_effects(log)
     print(
         f"\n{label}: {CLIENTS} clients for {LOAD_S:.0f} s, outage from "
         f"{window.began - load.started:.1f} s to {window.ended - load.started:.1f} s; "
@@ -366,3 +375,26 @@ def test_a_redis_shutdown_nosave_under_load(stack: dict[str, Any]) -> None:
     load, window = run_load(stack["base"], stack["key"], shutdown_nosave, tag=2_000_000)
     settled_s = settle(cluster, load)
     check(cluster, stack["directory"], load, window, "Redis shutdown nosave", settled_s)
+
+
+def test_effects_are_counted_from_arqs_own_completion_lines() -> None:
+    """The failure this counting once had: arq logs a result as its repr ('already checked',
+    quoted), so a run that found its work done counted as a second effect, e.g. a consensus
+    check committed just before Postgres stopped, not acknowledged, redelivered as `@1`."""
+
+    def completed(job_id: str, task: str, result: str) -> str:
+        # arq.worker's own line for a job that returned (Worker.run_job).
+        return f"INFO arq.worker: {0.5:6.2f}s ← {job_id}:{task} ● {truncate(repr(result))}\n"
+
+    job = "consensus_check:d038a988-03ff-41f6-91c0-fdb1db195084"
+    log = (
+        completed(job, "consensus_check", "approve (proof)")
+        + f"WARNING app.worker.queue: job {job} done but not acknowledged (OSError)\n"
+        + completed(f"{job}@1", "consensus_check", "already checked")
+        + completed("spot_check:abc", "spot_check", "skipped: no answer")
+        + completed("deep_evaluate:abc", "deep_evaluate", "already evaluated")
+        + completed("mars_second_chance:abc", "mars_second_chance", "nothing to do")
+        + completed("deep_evaluate:def", "deep_evaluate", "evaluated (0.9)")
+        + completed("deep_evaluate:def@2", "deep_evaluate", "evaluated (0.8)")
+    )
+    assert runs_with_effects(log) == Counter({job: 1, "deep_evaluate:def": 2})
