@@ -358,18 +358,45 @@ def dashboard_link(
 
     from app.auth import dashboard_tokens
 
-    api = get_settings().api
-    if api.dashboard_secret is None:
-        # Without a shared secret each server signs with a random one of its own: a link made
-        # here could never be accepted there.
+    settings = get_settings()
+    api = settings.api
+    secret = (
+        api.dashboard_secret.get_secret_value()
+        if api.dashboard_secret is not None
+        else _stored_dashboard_secret(settings)
+    )
+    if secret is None:
         _fail(
             "no_dashboard_secret",
-            "set SOLVEVERIFY_API_DASHBOARD_SECRET (the same value as the server's)",
+            "set SOLVEVERIFY_API_DASHBOARD_SECRET (the servers' value), or run this where "
+            "SOLVEVERIFY_DATABASE_URL names the servers' database (they keep one there)",
         )
     ttl_s = minutes * 60 if minutes is not None else api.dashboard_link_ttl_s
-    token = dashboard_tokens.sign(api.dashboard_secret.get_secret_value(), ttl_s)
+    token = dashboard_tokens.sign(secret, ttl_s)
     # In the fragment: browsers never send it, so the token is in no server or proxy log.
     typer.echo(f"{base_url.rstrip('/')}/dashboard#token={quote(token)}")
+
+
+def _stored_dashboard_secret(settings: Settings) -> str | None:
+    """The servers' secret kept in their database (the first one to need it made it), or None
+    when there is no such database here: no SQLite file, or a database not at the head."""
+    from sqlalchemy.engine import make_url
+
+    from app.db.session import open_sessionmaker
+    from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
+
+    database = settings.database
+    if database.is_sqlite and not Path(make_url(database.url).database or "").is_file():
+        return None  # not where a server keeps its database: creating one would help nobody
+
+    async def read() -> str:
+        async with open_sessionmaker(database) as sessionmaker:
+            return await StoredSecret(sessionmaker, DASHBOARD_SECRET_NAME).get()
+
+    try:
+        return asyncio.run(read())
+    except Exception:  # unreachable, or no signing_secrets table (not migrated)
+        return None
 
 
 def _fail(code: str, message: str) -> NoReturn:

@@ -12,6 +12,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pydantic import SecretStr
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -29,6 +30,7 @@ from app.pipeline.graph import SolveGraph, build_graph
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
 from app.services.auth import KeyAuthenticator
 from app.services.provider_counts import ProviderResultCounts
+from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
 from app.services.upkeep import UpkeepLeader, keep_fresh
 from app.settings import Settings, VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
@@ -61,6 +63,8 @@ class Resources:
     rate_limiter: RateLimiter
     provider_counts: ProviderResultCounts
     upkeep: UpkeepLeader  # does this process run the service-wide jobs?
+    # Signs dashboard links and cookies: configured, or kept in the database (one for all).
+    dashboard_secret: StoredSecret
 
 
 @asynccontextmanager
@@ -194,4 +198,13 @@ async def open_resources(
             rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
             provider_counts=ProviderResultCounts(SpotCheckRates().new_provider_results),
             upkeep=upkeep,
+            dashboard_secret=StoredSecret(
+                sessionmaker,
+                DASHBOARD_SECRET_NAME,
+                _configured(settings.api.dashboard_secret),
+            ),
         )
+
+
+def _configured(secret: SecretStr | None) -> str | None:
+    return secret.get_secret_value() if secret is not None else None

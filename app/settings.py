@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.datasets import GSM8K_TRAIN
@@ -255,7 +255,8 @@ class AuthSettings(BaseSettings):
 class ApiSettings(BaseSettings):
     """What apps expect of the HTTP API: CORS, deadlines, idempotency, the dashboard link."""
 
-    model_config = _group("SOLVEVERIFY_API_")
+    # populate_by_name: ApiSettings(dashboard_secret=...) beside the variables' names.
+    model_config = _group("SOLVEVERIFY_API_") | SettingsConfigDict(populate_by_name=True)
 
     # Browser origins allowed by CORS, comma separated ("https://app.example.com,..."); empty: none.
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
@@ -283,8 +284,15 @@ class ApiSettings(BaseSettings):
     # school's streams; keys, acting for every user, have the tenant's share).
     events_max_streams_per_user: int = 4
     events_max_lifetime_s: float = 300.0
-    # Signs dashboard links and login cookies; unset: a random per-process secret.
-    dashboard_secret: SecretStr | None = None
+    # Signs dashboard links and login cookies, the same in every process. Unset: a random one
+    # generated once and kept in the database (signing_secrets), which every server process
+    # and host then shares. SOLVEVERIFY_DASHBOARD_SECRET is read too (the shorter name).
+    dashboard_secret: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices(
+            "SOLVEVERIFY_API_DASHBOARD_SECRET", "SOLVEVERIFY_DASHBOARD_SECRET"
+        ),
+    )
     dashboard_link_ttl_s: int = 900
     # The dashboard cookie's Secure flag: "auto" sets it when the request came over HTTPS (TLS
     # here, or X-Forwarded-Proto from a proxy in forwarded_allow_ips); "always" behind a

@@ -49,9 +49,10 @@ _LINK_EXCHANGE = (
 )
 
 
-def _secret(services: Resources) -> str | None:
-    secret = services.settings.api.dashboard_secret
-    return secret.get_secret_value() if secret else None
+async def _secret(services: Resources) -> str:
+    """The same in every server process (configured, or kept in the database): a cookie set
+    by one process opens the dashboard on all of them."""
+    return await services.dashboard_secret.get()
 
 
 def _login_page(message: str = "") -> str:
@@ -77,7 +78,7 @@ async def dashboard(request: Request, services: ServicesDep, session: SessionDep
     # A `?token=` is not looked at: a token in a URL ends up in logs (links use the fragment).
     if services.settings.auth.required:
         cookie = request.cookies.get(COOKIE)
-        allowed = cookie is not None and dashboard_tokens.verify(_secret(services), cookie)
+        allowed = cookie is not None and dashboard_tokens.verify(await _secret(services), cookie)
         if not allowed and not await _bearer_sees_every_tenant(request, services):
             return HTMLResponse(_login_page(), status_code=401)
     html = page(
@@ -97,7 +98,7 @@ async def open_session(
     """Exchange a link's token for the session cookie, keeping the token's own expiry."""
     if not same_origin(request):
         return _refusal(403, "This form only works from this server's own page.")
-    secret = _secret(services)
+    secret = await _secret(services)
     if len(token) > _MAX_FIELD_CHARS or not dashboard_tokens.verify(secret, token):
         retry_after = await count_failed_auth(request, services)
         if retry_after is not None:
@@ -123,7 +124,8 @@ async def login(
         if retry_after is not None:
             return _refusal(429, "Too many failed attempts; wait a minute.", retry_after)
         return _refusal(401, "That key is not a platform key.")
-    token = dashboard_tokens.sign(_secret(services), services.settings.api.dashboard_link_ttl_s)
+    ttl_s = services.settings.api.dashboard_link_ttl_s
+    token = dashboard_tokens.sign(await _secret(services), ttl_s)
     return _opened(request, services, token)
 
 
