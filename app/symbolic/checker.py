@@ -23,6 +23,7 @@ from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
 from app.symbolic.expressions import equivalent as expression_equivalent
+from app.symbolic.expressions import fully_factored
 from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
@@ -286,7 +287,15 @@ def _check_expression(problem: MathProblem, candidate: str, expected: str | None
         raise ParseError("a letter the problem does not have")
     if not expression_equivalent(value, problem.expression):
         return CheckResult("reject", "equivalence", f"not equal to {expected}", expected)
-    if not in_expression_form(value, problem.form):
+    if problem.form == "factor":
+        factored = fully_factored(value)
+        if factored is False:  # x(2x + 4), (2x - 4)(2x + 4): a teacher marks it wrong
+            return CheckResult(
+                "reject", "equivalence", f"equal, but not fully factored ({expected})", expected
+            )
+        if factored is None:
+            return CheckResult("abstain", "none", "equal, but not in the form asked (factor)")
+    elif not in_expression_form(value, problem.form):
         return CheckResult("abstain", "none", f"equal, but not in the form asked ({problem.form})")
     return CheckResult(
         "approve", "equivalence", "equal for every value, in the form asked", expected
@@ -357,6 +366,8 @@ def _check_form(
     result = _check_value(exact, candidate, expected, None, units, rounding)
     if result.verdict != "approve":
         return result
+    if form == "simplest":
+        return _check_simplest(exact, candidate, expected, result)
     repeating = exact.is_Rational and not terminating_decimal(exact)
     if form == "decimal" and repeating and _REPEATING_WRITTEN.search(candidate):
         return result  # 0.333..., 0.\overline{3}, 0.3̇, 0.(3): 1/3 written as a decimal
@@ -366,6 +377,37 @@ def _check_form(
     if match is None or (len(numbers) == 2 and sp.gcd(*numbers) != 1):
         return CheckResult("abstain", "none", f"the right value, not written as asked ({form})")
     return result
+
+
+# c√n/d as written ("3\\sqrt{2}", "2√2", "\\frac{3\\sqrt{2}}{2}", "sqrt(2)/2"), brackets and
+# spaces aside.
+_SIMPLE_ROOT = re.compile(r"-?(?:(\d+)\*?)?sqrt(\d+)(?:/(\d+))?")
+
+
+def _check_simplest(
+    exact: sp.Expr, candidate: str, expected: str | None, right: CheckResult
+) -> CheckResult:
+    """'Simplify 6/8': 3/4 is right; 6/8 or 12/16, the right value not simplified, is not the
+    answer to the question asked (incorrect); 0.75 or 1 1/2 (another form) is not judged. A
+    root is simplest as c√n/d with n square-free and c/d in lowest terms (3√2 for √18)."""
+    written = clean(candidate).strip()
+    if exact.is_Rational:
+        match = _FORM_PATTERNS["fraction"].fullmatch(written)
+        if match is None:
+            return CheckResult("abstain", "none", "the right value, not as a fraction", expected)
+        numbers = [int(n) for n in match.groups() if n is not None]
+        if len(numbers) == 2 and sp.gcd(*numbers) != 1:
+            return CheckResult(
+                "reject", "evaluation", f"not in lowest terms (simplest: {expected})", expected
+            )
+        return right
+    root = _SIMPLE_ROOT.fullmatch(re.sub(r"[\s()]", "", written))
+    if root is not None:
+        outside, radicand, below = (int(n) if n else 1 for n in root.groups())
+        square_free = radicand > 1 and all(power == 1 for power in sp.factorint(radicand).values())
+        if square_free and sp.gcd(outside, below) == 1:
+            return right
+    return CheckResult("abstain", "none", "the right value, simplest form not certain", expected)
 
 
 def _check_solutions(

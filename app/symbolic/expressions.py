@@ -103,5 +103,50 @@ def in_form(candidate: sp.Expr, task: str) -> bool:
     return bool(value == simplest or sp.expand(value) == value)
 
 
+def _written_factors(expr: sp.Expr) -> list[sp.Expr]:
+    """The factors of a product as written: 2x(x + 2) is 2, x and x + 2; (2x)^2 is 2 and x."""
+    if isinstance(expr, sp.Mul):
+        return [factor for arg in expr.args for factor in _written_factors(arg)]
+    if isinstance(expr, sp.Pow) and evaluate(expr.exp).is_Integer:
+        return _written_factors(expr.base)
+    return [expr]
+
+
+def fully_factored(candidate: sp.Expr) -> bool | None:
+    """Is the candidate, as written, factored over the integers? False when a factor still
+    factors: a common whole factor left inside (x(2x + 4), (2x - 4)(2x + 4)) or a factor that
+    splits further (4(x^2 - 4)), or no factor was taken out at all (2x + 4). None when the
+    form says nothing certain (x^2 + 4, a factor with fractions such as x/2 - 1)."""
+    factors = _written_factors(candidate)
+    letters = [evaluate(f) for f in factors if evaluate(f).free_symbols]
+    constants = [evaluate(f) for f in factors if not evaluate(f).free_symbols]
+    for factor in letters:
+        try:
+            coefficient, parts = sp.factor_list(factor)
+        except (sp.PolynomialError, NotImplementedError):
+            return None
+        if len(parts) != 1 or parts[0][1] != 1:
+            return False
+        if coefficient.is_Integer and abs(coefficient) > 1:
+            return False
+        if coefficient not in (1, -1):
+            return None
+    if len(letters) >= 2:
+        return True
+    if len(letters) == 1 and any(c not in (1, -1) for c in constants):
+        return True
+    powered = any(
+        isinstance(top, sp.Pow) and evaluate(top.base).free_symbols and evaluate(top.exp) > 1
+        for top in _top_factors(candidate)
+    )
+    return True if len(letters) == 1 and powered else None
+
+
+def _top_factors(expr: sp.Expr) -> list[sp.Expr]:
+    if isinstance(expr, sp.Mul):
+        return [factor for arg in expr.args for factor in _top_factors(arg)]
+    return [expr]
+
+
 def show(expr: sp.Expr) -> str:
     return str(sp.sstr(expr)).replace("**", "^")

@@ -122,6 +122,11 @@ _LATEX_WORDS = {
     "cup": "∪",
 }
 _LATEX_TEXT = {"text", "mathrm", "textbf", "mathbf", "operatorname", "textrm", "mbox", "boxed"}
+# Marks a mixed number made here (2\\frac{1}{2}, 2½, 1又1/2 → (2+1/2)) until `normalize` checks
+# what follows it: like "2 1/2^2" (`parsing.expand_mixed_numbers`), one before a power is
+# refused: (2 + 1/2)^2 = 25/4 or 2 + (1/2)^2 = 9/4? ("2\\frac{1}{2}x" stays 2.5x, issue 27.)
+_MIXED = "\ue000"
+_MIXED_BEFORE_POWER = re.compile(_MIXED + r"\s*(?:\^|\*\*)")
 _LATEX_ESCAPES = {"{": "{", "}": "}", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "%": "%"}
 _LATEX_DELIMITERS = {"(": " ", ")": " ", "[": " ", "]": " "}  # \( … \), \[ … \]
 # The whole number right before a \frac, as written: "2\frac{1}{2}" (not "x^2", "0.2").
@@ -135,7 +140,7 @@ def _superscript(match: re.Match[str]) -> str:
 
 def _vulgar(match: re.Match[str]) -> str:
     whole, space, frac = match.group(1), match.group(2), _VULGAR[match.group(3)]
-    return f"({whole}+{frac})" if whole else f"{space}({frac})"
+    return f"({whole}+{frac}){_MIXED}" if whole else f"{space}({frac})"
 
 
 def _group(text: str, pos: int) -> tuple[str, int]:
@@ -166,7 +171,7 @@ def _fraction(before: str, num: str, den: str) -> tuple[str, str]:
         integers = _INTEGER.fullmatch(num) and _INTEGER.fullmatch(den)
         whole = _WHOLE_BEFORE.search(before)
         if integers and whole and 0 < int(num) < int(den):
-            mixed = f"({whole.group(1)}+{num.strip()}/{den.strip()})"
+            mixed = f"({whole.group(1)}+{num.strip()}/{den.strip()}){_MIXED}"
             return before[: whole.start()], mixed
         if integers:
             raise ParseError("a number right before a fraction: a mixed number or a product?")
@@ -237,7 +242,7 @@ def _chinese_mixed(match: re.Match[str]) -> str:
     whole, numerator, denominator = match.groups()
     if not 0 < int(numerator) < int(denominator):
         raise ParseError("又 before an improper fraction")
-    return f"({whole}+{numerator}/{denominator})"
+    return f"({whole}+{numerator}/{denominator}){_MIXED}"
 
 
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
@@ -368,5 +373,10 @@ def normalize(text: str) -> str:
     text = _SPACED_THOUSANDS.sub(lambda m: m.group(1).replace(" ", ""), text)
     while _DIVISION_CHAIN.search(text):
         text = _DIVISION_CHAIN.sub(r"(\1/\2)", text, count=1)
-    text = _DIVIDE_BY_FRACTION.sub(r"/ (\1)", text).replace("÷", "/")
+    # Spaced: "4÷2" is a division, never the fraction 4/2 an operation word may take as its
+    # operand ("the quotient of 12 and 4÷2").
+    text = _DIVIDE_BY_FRACTION.sub(r"/ (\1)", text).replace("÷", " / ")
+    if _MIXED_BEFORE_POWER.search(text):
+        raise ParseError("a mixed number before a power: 2 1/2^2 is 25/4 or 9/4?")
+    text = text.replace(_MIXED, "")
     return _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)

@@ -18,6 +18,7 @@ import sympy as sp
 
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import readings_agree
+from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, real_throughout
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.letters import KNOWN_NAME, space_products
@@ -78,9 +79,11 @@ class MathProblem:
     operands: tuple[tuple[str, sp.Expr], ...] = ()
 
 
-# "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent.
+# "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
+# not before another operation.
 _PERCENT_OF = re.compile(
-    r"(?<![\d./])((?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)(?![\d./])",
+    r"(?<![\d./])((?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)"
+    r"(?![\d./]|\s*[+\-*/^])",  # "25% of 80 + 20": of 80, or of 100?
     re.IGNORECASE,
 )
 _DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*degrees?\b", re.IGNORECASE)
@@ -95,7 +98,10 @@ def _prepare(text: str) -> tuple[str, str | None]:
     if re.search(r"!=|\s!\s*=", text):
         raise ParseError("'x!=24': x! = 24 or x ≠ 24?")
     text = ellipsis_decimals(text)  # "0.333... as a fraction"; never in an answer (ellipsis.py)
-    percent, text = ask_percent(expand_mixed_numbers(strip_claims(text)))
+    text = strip_claims(text)
+    if ELLIPSIS.search(text):  # left after the repeating decimals: "17÷5=？……？" asks for a
+        raise ParseError("an ellipsis: a quotient and remainder, or something left out")
+    percent, text = ask_percent(expand_mixed_numbers(text))
     form, text = ask_form(text)
     if percent and form:
         raise ParseError("two forms asked")
@@ -309,6 +315,13 @@ def _read(original: str) -> MathProblem | None:
         return None
     if not real_throughout(expression):
         return None
+    task = ASK_TASK.match(text)
+    if task is not None:  # "Simplify 6/8", "化简：6/8": the answer in simplest form (3/4)
+        if TASKS[task.group(1).lower()] != "simplify" or form or rounding is not None:
+            return None  # "Factor 12", "Expand 6/8", "Simplify 6/8 as a decimal"
+        if uses_decimals:
+            return None  # "Simplify 0.5/1.5": a fraction or a decimal?
+        form = "simplest"
     return MathProblem(
         "arithmetic",
         expression=expression,

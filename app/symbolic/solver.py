@@ -101,7 +101,9 @@ def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
         answer = f"{format_value(value, True)} {problem.unit}"
         steps.append(Step(f"Convert to {problem.unit}", answer))
         return SymbolicSolution("arithmetic", steps, answer, [{"value": answer}])
-    if problem.form is not None:
+    if problem.form == "simplest":  # "Simplify 6/8": 3/4; "Simplify \\sqrt{18}": 3*sqrt(2)
+        steps.append(Step("Write it in simplest form", to_latex(value, dec)))
+    elif problem.form is not None:
         formed = in_form(value, problem.form)
         if formed is None:
             return None  # 1/3 as a decimal: 0.333… has no exact decimal

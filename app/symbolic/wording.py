@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import re
 
-# A plain number: 12, 0.45, 3/4, or a mixed number already rewritten as (1+1/2).
-_N = r"(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\(\d+\+\d+/\d+\))"
+# A plain number: 12, 0.45, 3/4 (written tight: "16 / 4" and "4÷2" are divisions), or a mixed
+# number already rewritten as (1+1/2).
+_N = r"(?:\d+(?:\.\d+)?(?:/\d+)?|\(\d+\+\d+/\d+\))"
 _NUM = rf"({_N})"
 # An operand stands alone: not inside a number, nor after one ("1 1/2 of 60") or after an
 # operator ("2*3 加 4", "5^2 加 3", "1 - 3 加 4" would change which operation comes first).
 _START = r"(?<![\d./^)*+\-=])(?<![\d./^)*+\-=]\s)"
-_FRACTION = r"(\d+\s*/\s*\d+|\d*\.\d+)"
-_END = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/])"  # it ends here: not "3/4 of 60x", "of 60%", "4 * 2"
+_FRACTION = r"(\d+/\d+|\d*\.\d+)"
+# It ends here: not "3/4 of 60x", "of 60%", "4 * 2", nor before another operation ("the square
+# root of 196 + 4", "the quotient of 12 and 4 / 2", "3/4 of 60 + 4": which comes first?).
+_END = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/+\-])"
+# After the second operand of a sum, + and - change nothing: a + (b - c) = (a + b) - c.
+_END_SUM = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/])"
 _I = re.IGNORECASE
 
 
@@ -34,7 +39,7 @@ _REWRITES = [
     _sub(rf"\b(?:the\s+)?cube\s+of\s+{_NUM}{_END}", r"(\1)^3", _I),
     _sub(rf"{_START}{_NUM}\s+squared\b", r"(\1)^2", _I),
     _sub(rf"{_START}{_NUM}\s+cubed\b", r"(\1)^3", _I),
-    _sub(rf"(?<![\d.^)])算术平方根\s*{_NUM}{_END}|(?<![\d./]){_NUM}\s*的算术平方根", r"sqrt(\1\2)"),
+    _sub(rf"(?<![\d.^)])算术平方根\s*{_NUM}{_END}|{_START}{_NUM}\s*的算术平方根", r"sqrt(\1\2)"),
     _sub(rf"{_START}{_NUM}\s*的立方根", r"root_(3)(\1)"),
     _sub(rf"{_START}{_NUM}\s*的平方(?![根])", r"(\1)^2"),
     _sub(rf"{_START}{_NUM}\s*的立方(?![根])", r"(\1)^3"),
@@ -56,7 +61,7 @@ _REWRITES = [
     _sub(rf"{_START}{_FRACTION}\s+of\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
     _sub(rf"{_START}{_NUM}\s*的\s*{_FRACTION}{_END}(?!\s*(?:次|倍|位|%))", r"((\2)*(\1))"),
     # Named results of two numbers.
-    _sub(rf"\b(?:the\s+)?sum\s+of\s+{_NUM}\s+and\s+{_NUM}{_END}", r"((\1)+(\2))", _I),
+    _sub(rf"\b(?:the\s+)?sum\s+of\s+{_NUM}\s+and\s+{_NUM}{_END_SUM}", r"((\1)+(\2))", _I),
     _sub(
         rf"\b(?:the\s+)?difference\s+(?:of|between)\s+{_NUM}\s+and\s+{_NUM}{_END}",
         r"((\1)-(\2))",
@@ -74,7 +79,7 @@ _REWRITES = [
     _sub(rf"{_START}{_NUM}\s+times\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
     _sub(rf"{_START}{_NUM}\s*除以\s*{_NUM}{_END}", r"((\1)/(\2))"),
     _sub(rf"{_START}{_NUM}\s*乘以?\s*{_NUM}{_END}", r"((\1)*(\2))"),
-    _sub(rf"{_START}{_NUM}\s*加上?\s*{_NUM}{_END}", r"((\1)+(\2))"),
+    _sub(rf"{_START}{_NUM}\s*加上?\s*{_NUM}{_END_SUM}", r"((\1)+(\2))"),
     _sub(rf"{_START}{_NUM}\s*减去?\s*{_NUM}{_END}", r"((\1)-(\2))"),
 ]
 # "What percent of 50 is 12?", "12 is what percent of 50?", "12是50的百分之几？": the answer is

@@ -41,6 +41,27 @@ DECIMAL_PLACES = "计算1.1*1.2*1.3*1.4*10.1的结果是一个多少位的小数
         ("Which is larger, 3/4 or 5/7?", "3/4", "correct"),
         ("一件商品先降价20%再提价20%，现价是原价的百分之几？", "100%", "incorrect"),
         ("一件商品先降价20%再提价20%，现价是原价的百分之几？", "96%", "correct"),
+        # The form asked: an unsimplified fraction or a partly factored answer is wrong.
+        ("Simplify 6/8.", "12/16", "incorrect"),
+        ("Simplify 6/8.", "3/4", "correct"),
+        ("Simplify 6/8.", "0.75", "unknown"),
+        ("Simplify 12/18.", "4/6", "incorrect"),
+        ("化简：6/8", "6/8", "incorrect"),
+        ("Simplify \\sqrt{18}.", "\\sqrt{18}", "unknown"),
+        ("Simplify \\sqrt{18}.", "3\\sqrt{2}", "correct"),
+        ("Factor 2x^2 + 4x.", "x(2x+4)", "incorrect"),
+        ("Factor 2x^2 + 4x.", "2x(x+2)", "correct"),
+        ("Factor 4x^2 - 16.", "(2x-4)(2x+4)", "incorrect"),
+        ("Factor 4x^2 - 16.", "4(x-2)(x+2)", "correct"),
+        # A quotient and a remainder: never the decimal quotient.
+        ("计算：17÷5=？……？", "3.4", "unknown"),
+        ("计算：17÷5=？……？", "17/5", "unknown"),
+        # An operation word around an operand that is not a plain number alone.
+        ("What is the quotient of 12 and 4 ÷ 2?", "6", "unknown"),
+        ("What is the square root of 196 + 4?", "18", "unknown"),
+        ("What is 25% of 80 + 20?", "40", "unknown"),
+        ("16 + 9的算术平方根是多少？", "19", "unknown"),
+        ("What is 2\\frac{1}{2}^2?", "25/4", "unknown"),
     ],
 )
 async def test_k12_answers(client: httpx.AsyncClient, problem: str, answer: str, verdict: str):
