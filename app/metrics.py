@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from typing import Any, Literal
+from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import (
     REGISTRY,
@@ -82,12 +83,12 @@ def exposition() -> bytes:
     return generate_latest(registry)
 
 
-def serve_metrics(host: str, port: int, token: str | None) -> None:
+def serve_metrics(host: str, port: int, token: str | None) -> WSGIServer:
     """GET /metrics on a listener of its own, in a daemon thread (`solveverify worker`, which
     has no HTTP server): the token, when set, as a bearer token like the server's route."""
     import hmac
     import threading
-    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+    from wsgiref.simple_server import WSGIRequestHandler, make_server
 
     from prometheus_client import CONTENT_TYPE_PLAIN_0_0_4
 
@@ -110,3 +111,4 @@ def serve_metrics(host: str, port: int, token: str | None) -> None:
 
     server = make_server(host, port, app, WSGIServer, Quiet)
     threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
+    return server

@@ -26,10 +26,12 @@ from app.llm.providers import openai
 from app.llm.resilience import Resilient
 from app.llm.types import Message
 from app.main import create_app
+from app.metrics import serve_metrics
 from app.resources import Resources
 from app.settings import MetricsSettings
 from app.symbolic.sandbox import SandboxTimeout, SymbolicSandbox
 from tests.conftest import settings_for
+from tests.fixtures.processes import free_port
 from tests.fixtures.providers import kept
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -205,3 +207,18 @@ async def test_metrics_can_be_switched_off(tmp_path) -> None:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         assert (await http.get("/metrics")).status_code == 404
+
+
+def test_the_workers_listener_asks_for_the_token_too() -> None:
+    port = free_port()
+    listener = serve_metrics("127.0.0.1", port, "scrape-secret")
+    try:
+        url = f"http://127.0.0.1:{port}/metrics"
+        assert httpx.get(url, timeout=10).status_code == 401
+        assert httpx.get(url, headers={"Authorization": "Bearer no"}, timeout=10).status_code == 401
+        good = httpx.get(url, headers={"Authorization": "Bearer scrape-secret"}, timeout=10)
+        assert good.status_code == 200 and "solveverify_model_calls_total" in good.text
+        assert httpx.get(f"http://127.0.0.1:{port}/other", timeout=10).status_code == 404
+    finally:
+        listener.shutdown()
+        listener.server_close()
