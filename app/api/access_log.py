@@ -4,28 +4,41 @@ The event stream takes a per-student token as `?access_token=` (EventSource send
 headers), and a client may put a token or an API key in some other query parameter (refused,
 but uvicorn logs the request line all the same). uvicorn's access log writes the path with
 its query string: this filter rewrites the record's arguments before any handler or
-formatter (text or JSON) sees them, so `access_token=[redacted]`, `svt_[redacted]` and
-`sv_[redacted]` are all a log ever holds.
+formatter (text or JSON) sees them, so a credential's parameter is logged as
+`name=[redacted]`, judged on the decoded query as the server reads it.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
-# `_` may come percent-encoded (%5F); names case-insensitively.
-_URL_CREDENTIALS = (
-    (re.compile(r"(?i)(access(?:_|%5f)token=)[^&#\s\"]*"), r"\1[redacted]"),
-    (re.compile(r"(?i)svt(?:_|%5f)[A-Za-z0-9_%.-]+"), "svt_[redacted]"),
-    (re.compile(r"(?i)sv(?:_|%5f)[0-9a-f]{12}(?:_|%5f)[^&#\s\"]*"), "sv_[redacted]"),
-)
+# Judged on the decoded text, as the server reads it (`%61ccess_token`, `%73v_…` included).
+_CREDENTIAL = re.compile(r"(?i)svt?_")
+_CREDENTIAL_NAMES = frozenset({"access_token"})
 ACCESS_LOGGERS = ("uvicorn.access",)
 
 
+def _redact_query(query: str) -> str:
+    parts = []
+    for part in query.split("&"):
+        name = part.partition("=")[0]
+        decoded_name = unquote_plus(name, errors="replace").strip().lower()
+        decoded = unquote_plus(part, errors="replace")
+        if decoded_name in _CREDENTIAL_NAMES or _CREDENTIAL.search(decoded):
+            part = f"{name}=[redacted]"
+        parts.append(part)
+    return "&".join(parts)
+
+
 def redact_url_credentials(text: str) -> str:
-    for pattern, replacement in _URL_CREDENTIALS:
-        text = pattern.sub(replacement, text)
-    return text
+    """A path with its query string, credentials out: every parameter whose decoded name is
+    `access_token` or whose decoded text holds a token or key prefix keeps only its name."""
+    path, mark, query = text.partition("?")
+    if _CREDENTIAL.search(unquote_plus(path, errors="replace")):
+        path = "[redacted]"
+    return path + mark + _redact_query(query) if mark else path
 
 
 class RedactUrlCredentials(logging.Filter):
@@ -38,7 +51,10 @@ class RedactUrlCredentials(logging.Filter):
                 redact_url_credentials(a) if isinstance(a, str) else a for a in record.args
             )
         elif isinstance(record.msg, str) and not record.args:
-            record.msg = redact_url_credentials(record.msg)
+            record.msg = " ".join(
+                redact_url_credentials(word) if "?" in word or _CREDENTIAL.search(word) else word
+                for word in record.msg.split(" ")
+            )
         return True
 
 

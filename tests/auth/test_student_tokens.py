@@ -477,10 +477,20 @@ def test_access_log_lines_never_hold_credentials(caplog: pytest.LogCaptureFixtur
         )
     text = caplog.text
     assert token not in text and key not in text and key.split("_")[-1] not in text
-    assert "access_token=[redacted]&x=1" in text and "key=sv_[redacted]" in text
+    assert "access_token=[redacted]&x=1" in text and "key=[redacted]" in text
     assert redact_url_credentials("/v1/scans/x/events?ACCESS%5FTOKEN=abc") == (
         "/v1/scans/x/events?ACCESS%5FTOKEN=[redacted]"
     )
+    # Percent-encoded names and values are judged as the server decodes them.
+    tail = token.removeprefix("svt_")
+    for query, kept in [
+        (f"%61ccess_token=%73vt_{tail}", "%61ccess_token=[redacted]"),
+        (f"x=%73v_{key.removeprefix('sv_')}", "x=[redacted]"),
+        ("x=" + "".join(f"%{ord(c):02x}" for c in key), "x=[redacted]"),
+        (f"a=1&b={token}&c=2", "a=1&b=[redacted]&c=2"),
+    ]:
+        assert redact_url_credentials(f"/healthz?{query}") == f"/healthz?{kept}", query
+    assert redact_url_credentials("/v1/scans?cursor=abc&limit=5") == "/v1/scans?cursor=abc&limit=5"
 
 
 def test_openapi_shows_the_route_and_the_security_schemes() -> None:
