@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.llm.base import Capability, ModelClient
+from app.llm.base import Capability, ModelClient, Wrapper
 from app.llm.errors import CannotAnswer
 from app.llm.types import Message, ModelResponse, Usage
 
@@ -125,7 +125,7 @@ class CritiqueReplay:
         )
 
 
-class CritiqueRecorder:
+class CritiqueRecorder(Wrapper):
     """Wraps a live client: every reply is appended to `path` (one JSON line, flushed at
     once, so an interrupted run keeps what it paid for). `ids` names each prompt's sample."""
 
@@ -135,18 +135,6 @@ class CritiqueRecorder:
         self.recorded = 0
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("", encoding="utf-8")
-
-    @property
-    def provider(self) -> str:
-        return self.inner.provider
-
-    @property
-    def model(self) -> str:
-        return self.inner.model
-
-    @property
-    def capabilities(self) -> frozenset[Capability]:
-        return self.inner.capabilities
 
     async def generate(
         self,

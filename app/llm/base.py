@@ -39,3 +39,22 @@ class ModelClient(Protocol):
         `seed`: the sampling seed, for reproducible samples where the provider supports one
         (OpenAI, OpenAI-compatible servers, llama.cpp, Gemini); others ignore it."""
         ...
+
+
+class Wrapper:
+    """A client around another (retries and budgets, a recorder): it answers to the wrapped
+    client's name, model and capabilities."""
+
+    inner: ModelClient
+
+    @property
+    def provider(self) -> str:
+        return self.inner.provider
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        return self.inner.capabilities

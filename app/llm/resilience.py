@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.llm.base import Capability, ModelClient
+from app.llm.base import ModelClient, Wrapper
 from app.llm.budget import Budget, Limits, Purpose, current_purpose, limits_for
 from app.llm.errors import BudgetExhausted, ProviderError, ProviderTimeout, RateLimited
 from app.llm.types import Message, ModelResponse
@@ -34,7 +34,7 @@ def outcome_of(error: ProviderError) -> ModelOutcome:
     return "error"
 
 
-class Resilient:
+class Resilient(Wrapper):
     def __init__(
         self,
         inner: ModelClient,
@@ -58,18 +58,6 @@ class Resilient:
         self.base_delay_s = base_delay_s
         self.max_delay_s = max_delay_s
         self.default_timeout_s = default_timeout_s
-
-    @property
-    def provider(self) -> str:
-        return self.inner.provider
-
-    @property
-    def model(self) -> str:
-        return self.inner.model
-
-    @property
-    def capabilities(self) -> frozenset[Capability]:
-        return self.inner.capabilities
 
     def for_background(self) -> Resilient:
         """The same client for background work, whatever the context says."""
