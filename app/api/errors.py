@@ -21,6 +21,7 @@ from app.api.query_guard import QueryStringGuard
 from app.api.request_context import current_request_id
 from app.db.errors import is_invalid_value, is_out_of_resources, is_try_later, sqlstate
 from app.ocr.errors import ImageUnreadable, OcrBusy
+from app.schemas.common import ErrorCode
 
 log = logging.getLogger(__name__)
 Model = TypeVar("Model", bound=BaseModel)
@@ -30,7 +31,7 @@ class ApiError(Exception):
     def __init__(
         self,
         status: int,
-        code: str,
+        code: ErrorCode,
         message: str,
         *,
         headers: dict[str, str] | None = None,
@@ -42,7 +43,7 @@ class ApiError(Exception):
         self.details = details
 
 
-def error_body(code: str, message: str, **extra: object) -> dict[str, Any]:
+def error_body(code: ErrorCode, message: str, **extra: object) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
@@ -141,7 +142,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        codes: dict[int, ErrorCode] = {404: "not_found", 405: "method_not_allowed"}
+        code: ErrorCode = codes.get(exc.status_code, "http_error")
         return JSONResponse(
             error_body(code, str(exc.detail)),
             status_code=exc.status_code,

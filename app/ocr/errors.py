@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from app.schemas.common import ErrorCode
+
 
 class ImageUnreadable(Exception):
     """Truncated, corrupt, or a shape no page has; `code` is the API error code."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -69,6 +69,62 @@ class CautionReason(BaseModel):
     )
 
 
+ErrorCode = Literal[
+    # 401
+    "unauthorized",
+    "invalid_api_key",
+    "invalid_token",
+    "token_expired",
+    "api_key_in_url",
+    # 403
+    "forbidden",
+    # 404, 405 and any other status a route or Starlette raises as an HTTPException
+    "not_found",
+    "method_not_allowed",
+    "http_error",
+    # 409
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+    # 413
+    "payload_too_large",
+    "image_too_large",
+    # 415
+    "unsupported_media_type",
+    # 422: the request
+    "invalid_request",
+    "invalid_cursor",
+    "invalid_last_event_id",
+    "invalid_text",
+    "missing_image",
+    "empty_image",
+    "text_too_long",
+    "too_many_files",
+    "too_many_fields",
+    "not_a_photo",
+    # 422: the image or problem cannot be read (also a failed scan's `failure_code`)
+    "retake_photo",
+    "no_text_found",
+    "ocr_unavailable",
+    "corrupt_image",
+    "image_aspect_ratio",
+    "incomplete_reading",
+    "too_many_steps",
+    # 429
+    "rate_limited",
+    "too_many_failed_authentications",
+    # 500
+    "internal_error",
+    # 503
+    "service_unavailable",
+    "ocr_busy",
+    "too_many_streams",
+]
+"""Every error code the API returns, in the envelope and as a failed scan's code: a client
+branches on these (OpenAPI: an `enum`), and mypy checks every literal the server raises."""
+
+ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
+
+
 class ErrorDetail(BaseModel):
     """One invalid field of a 422 `invalid_request`."""
 
@@ -81,7 +137,7 @@ class ErrorBody(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    code: str = Field(
+    code: ErrorCode = Field(
         description="Stable machine-readable error code.", examples=["invalid_request"]
     )
     message: str = Field(

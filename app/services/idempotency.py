@@ -23,6 +23,7 @@ from typing import Any
 from app.db.models._columns import utcnow
 from app.db.repositories.idempotency import IdempotencyRepository
 from app.resources import Resources
+from app.schemas.common import ErrorCode
 
 log = logging.getLogger(__name__)
 POLL_S = 0.1
@@ -36,7 +37,7 @@ class StoredResponse:
 
 
 class IdempotencyConflict(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code, self.message = code, message
 

@@ -18,6 +18,7 @@ from app.db.repositories.scan_events import ScanEventRepository, ScanInputReposi
 from app.db.repositories.scans import ScanRepository
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts.localized import RETAKE_PHOTO
+from app.schemas.common import ErrorCode
 from app.services.scan_pipeline import RetakePhoto
 from app.services.scans import (
     ScanRequest,
@@ -173,7 +174,7 @@ async def _fail(
     sessionmaker: async_sessionmaker[AsyncSession],
     writer: EventWriter,
     scan_id: uuid.UUID,
-    code: str,
+    code: ErrorCode,
     message: str,
 ) -> None:
     async with sessionmaker() as session:

@@ -21,6 +21,7 @@ from app.db.repositories.scans import ScanRepository
 from app.metrics import SCANS
 from app.pipeline.state import SolveState
 from app.resources import Resources
+from app.schemas.common import ErrorCode
 from app.services.caution import caution_code
 from app.services.scan_pipeline import RetakePhoto, stream_pipeline
 from app.services.scan_views import scan_out, solution_detail, solution_response
@@ -42,7 +43,7 @@ _rng = random.Random()
 
 
 class UnreadableInput(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -52,7 +53,7 @@ class DeadlineExceeded(Exception):
     """The synchronous answer took longer than the deadline: queue it and answer 202."""
 
 
-_UNREADABLE = {
+_UNREADABLE: dict[ErrorCode, str] = {
     "no_text_found": "no text was found in the image",
     "ocr_unavailable": "this server cannot read images",
 }
@@ -96,8 +97,8 @@ async def run_request(
         min_ocr_confidence=min_ocr_confidence,
     )
     if result.error or not result.problem_text.strip():
-        code = result.error or "no_text_found"
-        raise UnreadableInput(code, _UNREADABLE.get(code, code))
+        code = _unreadable_code(result.error)
+        raise UnreadableInput(code, _UNREADABLE[code])
     return result
 
 
@@ -132,6 +133,11 @@ async def submit_scan(
         raise DeadlineExceeded from exc
     # The events of a synchronous scan are written with it: a client may still read them.
     return await store_result(services, session, result, request, events=progress)
+
+
+def _unreadable_code(error: str | None) -> ErrorCode:
+    """The pipeline's `error` (app/pipeline/nodes/ocr.py) as the API's error code."""
+    return "ocr_unavailable" if error == "ocr_unavailable" else "no_text_found"
 
 
 def done_event(scan: Scan, solution: Solution) -> dict[str, Any]:
