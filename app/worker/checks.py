@@ -261,6 +261,9 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         )
         voters = {answers[i].provider for i in result.supporters}
         approvals, rejections = outside_the_vote(_ledger(solution), voters)
+        if not await repo.claim_tier(solution.id, "consensus"):
+            await session.rollback()
+            return "already checked"  # an overlapping run wrote it while this one asked
         row = verdict_row(solution, "consensus", verdict)
         repo.add_verifications([row])
         if result.decided and consensus_validated(

@@ -91,6 +91,9 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
             early_stop=verify.panel_early_stop,
             max_concurrency=verify.panel_max_concurrency,
         )
+        if not await repo.claim_tier(solution.id, "spot"):
+            await session.rollback()
+            return "already checked"  # an overlapping run wrote it while this one asked
         rows = [verdict_row(solution, "spot", v) for v in result.verdicts]
         repo.add_verifications(rows)
         kinds: list[str] = [v.verdict for v in result.verdicts]

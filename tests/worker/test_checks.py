@@ -171,3 +171,34 @@ async def test_an_error_every_solver_shares_earns_nothing(services: Resources) -
         assert solution is not None
         assert fitness == []
         assert solution.verification_status != "verified"
+
+
+async def test_overlapping_runs_of_one_consensus_check_write_once(services: Resources) -> None:
+    """A redelivery while the first run still waits on the models: both ask the models, one
+    writes the verdicts and moves fitness, the other reports the work done."""
+    import asyncio
+
+    from sqlalchemy import select
+
+    from app.db.models import ProviderFitness
+
+    tag = uuid.uuid4().hex[:6]
+    first = ScriptedClient(f"lap1_{tag}", [solution_json("86")], capabilities=frozenset({"solve"}))
+    second = ScriptedClient(
+        f"lap2_{tag}", [solution_json("86")] * 2, capabilities=frozenset({"solve"})
+    )
+    checker = verifier(f"lapv_{tag}", verdict_json(True, 0.95, "86"))
+    solution_id, ctx = await stored(services, first, second, checker)
+    outcomes = await asyncio.gather(
+        TASKS["consensus_check"](ctx, solution_id), TASKS["consensus_check"](ctx, solution_id)
+    )
+    assert sorted(o.startswith("approve") for o in outcomes) == [False, True], outcomes
+    assert "already checked" in outcomes
+    assert len(await tier_rows(services, solution_id, "consensus")) == 1
+    async with services.sessionmaker() as session:
+        fitness = (
+            await session.scalars(
+                select(ProviderFitness).where(ProviderFitness.provider == f"lap2_{tag}")
+            )
+        ).all()
+    assert [row.n_validated for row in fitness] == [1]  # counted once

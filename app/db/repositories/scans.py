@@ -174,6 +174,16 @@ class ScanRepository:
         )
         return found is not None
 
+    async def claim_tier(self, solution_id: uuid.UUID, tier: str) -> bool:
+        """Take the solution's row for writing and say whether `tier`'s verdicts are still
+        unwritten: of two overlapping runs of one check (a redelivery while the first still
+        ran), only one writes them and moves fitness. A no-op UPDATE, not SELECT … FOR
+        UPDATE: it also takes SQLite's write lock, so the check below sees the other's rows."""
+        await self.session.execute(
+            update(Solution).where(Solution.id == solution_id).values(attempts=Solution.attempts)
+        )
+        return not await self.has_verifications(solution_id, tier)
+
     def add_verifications(self, rows: list[VerificationRecord]) -> None:
         self.session.add_all(rows)
 
