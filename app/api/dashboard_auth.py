@@ -80,6 +80,11 @@ async def dashboard(request: Request, services: ServicesDep, session: SessionDep
         cookie = request.cookies.get(COOKIE)
         allowed = cookie is not None and dashboard_tokens.verify(await _secret(services), cookie)
         if not allowed and not await _bearer_sees_every_tenant(request, services):
+            if cookie is not None or "authorization" in request.headers:
+                # A credential that failed counts like the API's (a bare visit does not).
+                retry_after = await count_failed_auth(request, services)
+                if retry_after is not None:
+                    return _refusal(429, "Too many failed attempts; wait a minute.", retry_after)
             return HTMLResponse(_login_page(), status_code=401)
     html = page(
         await queries.accuracy_all_tenants(session),

@@ -157,6 +157,27 @@ async def test_failed_logins_are_throttled_and_a_valid_key_still_gets_in(secured
         assert good.status_code == 303
 
 
+async def test_failed_bearer_keys_and_forged_cookies_on_the_page_count_too(
+    secured: FastAPI,
+) -> None:
+    platform = await make_key(secured, "platform")
+    async with browser(secured) as http:
+        assert (await http.get("/dashboard")).status_code == 401  # a bare visit: not a failure
+        statuses = [
+            (
+                await http.get("/dashboard", headers={"Authorization": f"Bearer sv_{i:012x}_x"})
+            ).status_code
+            for i in range(FAILED_PER_MINUTE)
+        ]
+        assert statuses == [401] * FAILED_PER_MINUTE
+        http.cookies.set("solveverify_dashboard", "forged.cookie")
+        throttled = await http.get("/dashboard")
+        assert throttled.status_code == 429 and int(throttled.headers["retry-after"]) >= 1
+        http.cookies.clear()
+        good = await http.get("/dashboard", headers={"Authorization": f"Bearer {platform}"})
+        assert good.status_code == 200  # the limiter never locks out a valid key
+
+
 CHROMIUM = shutil.which("chromium")
 
 
