@@ -42,6 +42,7 @@ from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scan_events import ScanEventRepository
 from app.db.repositories.scans import ScanRepository, SolutionState
 from app.resources import Resources
+from app.schemas.events import EVENT_SCHEMAS
 
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
 FINAL_KINDS = ("done", "failed")
@@ -157,8 +158,13 @@ def _settled(solution: SolutionState) -> dict[str, Any]:
     responses={
         200: {
             "description": "text/event-stream: `id`, `event` (ocr, analyze, retrieve, solve, "
-            "quick_verify, enrich, done, failed, status_changed, settled) and JSON `data`.",
+            "quick_verify, enrich, done, failed, status_changed, settled) and JSON `data`; "
+            "`x-events` maps each event name to the schema of its `data`.",
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "x-events": {
+                name: {"$ref": f"#/components/schemas/{model.__name__}"}
+                for name, model in EVENT_SCHEMAS.items()
+            },
         },
         **errors(401, 404, 422, 429, 503),
     },

@@ -85,6 +85,19 @@ def _add_models(components: dict[str, Any]) -> None:
             components.setdefault(name, definition)
         components.setdefault(model.__name__, schema)
     components.setdefault("Subject", _enum_schema())
+    _add_event_models(components, template)
+
+
+def _add_event_models(components: dict[str, Any], template: str) -> None:
+    """The `data` of each Server-Sent Event (app/schemas/events.py), as the server writes it;
+    the stream's 200 response maps event names to them (`x-events`)."""
+    from app.schemas.events import EVENT_SCHEMAS
+
+    for model in EVENT_SCHEMAS.values():
+        schema = model.model_json_schema(ref_template=template, mode="serialization")
+        for name, definition in schema.pop("$defs", {}).items():
+            components.setdefault(name, definition)
+        components.setdefault(model.__name__, schema)
 
 
 def _drop_null_defaults(schema: dict[str, Any]) -> None:

@@ -11,6 +11,9 @@ export type ScanOut = Schemas["ScanOut"];
 export type ScanPage = Schemas["ScanPage"];
 export type ScanState = Schemas["ScanState"];
 export type ErrorResponse = Schemas["ErrorResponse"];
+export type ErrorCode = ErrorResponse["error"]["code"];
+export type FailedEvent = Schemas["FailedEvent"];
+export type SettledEvent = Schemas["SettledEvent"];
 
 // Request and response types taken from the operations themselves, not hand-written.
 type CreateScan = paths["/v1/scans"]["post"];
@@ -119,3 +122,27 @@ export const example: CreateScanBody = {
   grade: "7",
   user_id: "user_8c1f2a",
 };
+
+/** A scan's event stream (browsers: `?access_token=`): the typed `data` of `failed` and
+ * `settled`, the two events after which the app closes the EventSource. */
+export function followScan(
+  url: string,
+  onSettled: (data: SettledEvent) => void,
+  onFailed: (data: FailedEvent) => void,
+): EventSource {
+  const source = new EventSource(url);
+  source.addEventListener("settled", (event) => {
+    source.close();
+    onSettled(JSON.parse((event as MessageEvent<string>).data) as SettledEvent);
+  });
+  source.addEventListener("failed", (event) => {
+    source.close();
+    onFailed(JSON.parse((event as MessageEvent<string>).data) as FailedEvent);
+  });
+  return source;
+}
+
+/** Error codes are an enum: a misspelled code fails to compile. */
+export function shouldRetake(code: ErrorCode): boolean {
+  return code === "retake_photo" || code === "corrupt_image";
+}
