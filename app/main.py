@@ -22,6 +22,7 @@ from app.api import (
     tokens,
 )
 from app.api.access_log import redact_access_logs
+from app.api.docs_pages import install_docs_pages
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.api.metrics import HttpMetrics
@@ -91,10 +92,13 @@ def create_app(
         summary="Solve K12 problems and verify the answer before returning it.",
         lifespan=lifespan,
         generate_unique_id_function=camel_case_id,
+        docs_url=None,  # served from the package's assets, not a CDN: install_docs_pages
+        redoc_url=None,
     )
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]  # FastAPI's documented override
     install_request_id_logging()
     install_error_handlers(app)
+    install_docs_pages(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.
     app.add_middleware(
         BodySizeLimit,
