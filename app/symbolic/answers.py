@@ -19,7 +19,8 @@ from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.units import split_unit
 
 _ANSWER_PREFIX = re.compile(
-    r"^(?:the\s+)?(?:final\s+)?(?:answer|result|solution|root)s?\s*(?:is|are|:|=)?\s*"
+    r"^(?:解得|解之得|所以|因此)\s*[:：,，]?\s*"
+    r"|^(?:the\s+)?(?:final\s+)?(?:answer|result|solution|root)s?\s*(?:is|are|:|=)?\s*"
     r"|^(?:方程的)?(?:两个|两|一个)?(?:实数)?(?:解|根|答案?)\s*(?:分别)?\s*[:：是为]?\s*"
     r"|^so\s+|^therefore\s*,?\s*",
     re.IGNORECASE,
@@ -36,6 +37,10 @@ _MULTIPLIER = re.compile(
     re.IGNORECASE,
 )
 _SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])_\(?\d+\)?")  # x₁ = 2, x₂ = 3 name roots of one x
+_PLAIN_INDEX = re.compile(r"(?<![\w.])([a-zA-Z])[12](?=\s*=)")  # x1 = 2, x2 = 3 as well
+_LETTER_E = sp.Symbol("e")
+_BOLD = re.compile(r"\*\*(.+)\*\*|__(.+)__")  # Markdown: **x = 4**
+_PLUS_MINUS = re.compile(r"\+\s*/\s*-")  # x = +/- 2
 _NONE = re.compile(  # the whole answer: "no solution except 0" is not "none"
     r"^(?:(?:there\s+(?:is|are)\s+)?no\s+(?:real\s+)?(?:solutions?|roots?)(?:\s+exists?)?"
     r"|无(?:实数)?解|∅|(?:the\s+)?empty\s+set|none|no\s+real\s+numbers?)\s*$",
@@ -83,12 +88,17 @@ def _balanced(text: str) -> bool:
 
 def clean(text: str) -> str:
     text = text.replace("\\pm", "±").strip()
+    bold = _BOLD.fullmatch(text)
+    if bold is not None:
+        text = (bold.group(1) or bold.group(2)).strip()
+    text = _PLUS_MINUS.sub("±", text)
     text = normalize(text).strip()
     if ELLIPSIS.search(text):
         raise ParseError("'0.666...': only a single value is read with an ellipsis")
     text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。").strip()
     text = re.sub(r"^\$+|\$+$", "", text).strip()
     text = _SUBSCRIPT_INDEX.sub(r"\1", text)
+    text = _PLAIN_INDEX.sub(r"\1", text)
     return expand_mixed_numbers(_expand_plus_minus(text))
 
 
@@ -104,8 +114,9 @@ def _strip_unit(text: str, units: frozenset[str] | None) -> str:
     return text[: m.start()]
 
 
-def parse_value(text: str, units: frozenset[str] | None = None) -> sp.Expr:
-    """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'."""
+def parse_value(text: str, units: frozenset[str] | None = None, *, euler: bool = False) -> sp.Expr:
+    """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'. `euler`: the
+    letter e is Euler's number (the answer to ln(x) = 1, where the problem has no letter e)."""
     text = _CURRENCY.sub("", text.strip())
     number, unit = split_unit(text)
     if unit is not None and units is not None and unit in units:
@@ -114,6 +125,8 @@ def parse_value(text: str, units: frozenset[str] | None = None) -> sp.Expr:
     if re.search(r"[<>∞\[\]]", text):
         raise ParseError("an interval or inequality")
     value = evaluate(parse_expression(text))
+    if euler and value.free_symbols == {_LETTER_E}:
+        value = value.xreplace({_LETTER_E: sp.E})
     if value.free_symbols:
         raise ParseError("an answer value must be a number")
     if not value.is_real:
@@ -122,7 +135,7 @@ def parse_value(text: str, units: frozenset[str] | None = None) -> sp.Expr:
 
 
 def read_candidate(
-    text: str, variables: list[str], units: frozenset[str] | None = None
+    text: str, variables: list[str], units: frozenset[str] | None = None, *, euler: bool = False
 ) -> Candidate:
     """Read the whole candidate answer; raises ParseError when unsure."""
     cleaned = clean(text)
@@ -144,14 +157,23 @@ def read_candidate(
     parts = [p for p in _LIST_SPLIT.split(body) if p.strip()]
     if not parts:
         raise ParseError("empty")
+    # "x = -2, 2", "x = 2 or 3": the roots of the one unknown x.
+    first = re.fullmatch(r"\s*([a-zA-Z])\s*=.*", parts[0])
+    one_unknown = first is not None and variables == [first.group(1)]
+    if first and one_unknown and not any("=" in p for p in parts[1:]):
+        parts = [parts[0], *(f"{first.group(1)} = {p}" for p in parts[1:])]
     if any("=" in p for p in parts):
-        return _assignments(parts, variables, cleaned, units)
-    values = tuple(parse_value(p, units) for p in parts)
+        return _assignments(parts, variables, cleaned, units, euler)
+    values = tuple(parse_value(p, units, euler=euler) for p in parts)
     return Candidate("values", values, text=cleaned, tuple_form=tuple_form)
 
 
 def _assignments(
-    parts: list[str], variables: list[str], cleaned: str, units: frozenset[str] | None
+    parts: list[str],
+    variables: list[str],
+    cleaned: str,
+    units: frozenset[str] | None,
+    euler: bool = False,
 ) -> Candidate:
     solutions: list[dict[str, sp.Expr]] = [{}]
     for part in parts:
@@ -163,5 +185,5 @@ def _assignments(
             raise ParseError(f"unknown variable {name}")
         if name in solutions[-1]:
             solutions.append({})
-        solutions[-1][name] = parse_value(sides[1], units)
+        solutions[-1][name] = parse_value(sides[1], units, euler=euler)
     return Candidate("assignments", assignments=tuple(solutions), text=cleaned)

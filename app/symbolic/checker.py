@@ -23,7 +23,7 @@ from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
 from app.symbolic.expressions import equivalent as expression_equivalent
-from app.symbolic.expressions import fully_factored
+from app.symbolic.expressions import fully_factored, numbers_uncombined
 from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
@@ -287,6 +287,8 @@ def _check_expression(problem: MathProblem, candidate: str, expected: str | None
         raise ParseError("a letter the problem does not have")
     if not expression_equivalent(value, problem.expression):
         return CheckResult("reject", "equivalence", f"not equal to {expected}", expected)
+    if numbers_uncombined(value):  # "x(2 + 3)" for "Simplify 2x + 3x"
+        return CheckResult("abstain", "none", f"equal, but not in the form asked ({problem.form})")
     if problem.form == "factor":
         factored = fully_factored(value)
         if factored is False:  # x(2x + 4), (2x - 4)(2x + 4): a teacher marks it wrong
@@ -419,7 +421,12 @@ def _check_solutions(
     rounding: Rounding = EXACT,
 ) -> CheckResult:
     names = [v.name for v in problem.variables]
-    read = read_candidate(candidate, names, units)
+    # "Solve ln(x) = 1": x = e, Euler's number, when the problem has no letter e.
+    letters = {s.name for eq in problem.equations for s in eq.free_symbols}
+    euler = "e" not in letters and any(
+        value.has(sp.E, sp.exp) for solution in truth.assignments for value in solution.values()
+    )
+    read = read_candidate(candidate, names, units, euler=euler)
     if read.kind == "all":
         verdict = "approve" if truth.kind == "all" else "reject"
         return CheckResult(
@@ -642,6 +649,8 @@ def _values_of(candidate: Candidate, names: list[str]) -> tuple[sp.Expr, ...] | 
 
 def _units(problem_text: str) -> frozenset[str]:
     words = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
+    if "$" in problem_text:  # "$12 an hour": 10 dollars
+        words |= {"dollar", "dollars"}
     try:
         return words | units_in(normalize(problem_text))
     except ParseError:

@@ -8,6 +8,7 @@ full (10^999) are rendered in scientific notation.
 from __future__ import annotations
 
 import math
+import re
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
@@ -147,7 +148,10 @@ def format_value(value: sp.Expr, decimals: bool = False) -> str:
         if decimals and terminating_decimal(value):
             return decimal_string(value)
         return f"{value.p}/{value.q}"
-    return str(sp.sstr(value)).replace("**", "^")
+    if value.has(sp.exp):  # exp(2) is written e^2
+        value = value.replace(sp.exp, lambda power: sp.Pow(sp.E, power, evaluate=False))
+    text = str(sp.sstr(value)).replace("**", "^")
+    return re.sub(r"(?<![A-Za-z_])E(?![A-Za-z_])", "e", text) if value.has(sp.E) else text
 
 
 class _DecimalLatexPrinter(LatexPrinter):  # type: ignore[misc]  # sympy is untyped

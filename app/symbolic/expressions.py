@@ -103,6 +103,32 @@ def in_form(candidate: sp.Expr, task: str) -> bool:
     return bool(value == simplest or sp.expand(value) == value)
 
 
+def numbers_uncombined(expr: sp.Expr) -> bool:
+    """Arithmetic left undone in the answer as written: x(2 + 3), (2*3)x, x^(1+1), 6/8 x."""
+    if expr.is_Atom:
+        return False
+    if not expr.free_symbols:
+        return not _plain_number(expr)
+    return any(numbers_uncombined(arg) for arg in expr.args)
+
+
+def _plain_number(expr: sp.Expr) -> bool:
+    """One number as written: 8, 3/4, -8 (the parser's -1*8), a denominator 4^-1."""
+    if expr.is_Atom:
+        return True
+    if isinstance(expr, sp.Pow):
+        return bool(expr.base.is_Integer and expr.exp == -1)
+    if isinstance(expr, sp.Mul) and len(expr.args) == 2:
+        first, second = expr.args
+        if first == -1 or second == -1:
+            return _plain_number(second if first == -1 else first)
+        whole = next((a for a in expr.args if a.is_Integer), None)
+        below = next((a for a in expr.args if isinstance(a, sp.Pow)), None)
+        if whole is not None and below is not None and _plain_number(below):
+            return bool(sp.gcd(whole, below.base) == 1)
+    return False
+
+
 def _written_factors(expr: sp.Expr) -> list[sp.Expr]:
     """The factors of a product as written: 2x(x + 2) is 2, x and x + 2; (2x)^2 is 2 and x."""
     if isinstance(expr, sp.Mul):

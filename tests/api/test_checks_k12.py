@@ -62,6 +62,13 @@ DECIMAL_PLACES = "计算1.1*1.2*1.3*1.4*10.1的结果是一个多少位的小数
         ("What is 25% of 80 + 20?", "40", "unknown"),
         ("16 + 9的算术平方根是多少？", "19", "unknown"),
         ("What is 2\\frac{1}{2}^2?", "25/4", "unknown"),
+        # Valid notations.
+        ("Solve x^2 - 5x + 6 = 0", "x1=2,x2=3", "correct"),
+        ("Solve x^2 = 4", "x = +/- 2", "correct"),
+        ("Solve x^2 = 4", "x = -2, 2", "correct"),
+        ("Solve 2x + 3 = 11", "**x = 4**", "correct"),
+        ("解方程：2x+3=11", "解得x=4", "correct"),
+        ("Solve ln(x)=1", "x = e", "correct"),
     ],
 )
 async def test_k12_answers(client: httpx.AsyncClient, problem: str, answer: str, verdict: str):
@@ -71,3 +78,25 @@ async def test_k12_answers(client: httpx.AsyncClient, problem: str, answer: str,
     assert body["verdict"] == verdict, body
     if verdict != "unknown":
         assert body["method"] == "programmatic"
+
+
+EGGS = "Tim buys 3 dozen eggs.  Eggs cost $.50 each.  How much did he pay for eggs?"  # #535: 18
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer", "verdict"),
+    [
+        (EGGS, "18", "correct"),  # word for word in the bank: its answer decides
+        (EGGS, "1800", "incorrect"),
+        (EGGS.replace("$.50", "$50"), "1800", "unknown"),  # another problem: not the bank's 18
+        (EGGS.replace("$.50", "$50"), "18", "unknown"),
+    ],
+)
+async def test_bank_answers_only_the_problem_word_for_word(
+    client: httpx.AsyncClient, problem: str, answer: str, verdict: str
+) -> None:
+    response = await client.post("/v1/checks", json={"problem": problem, "answer": answer})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["verdict"] == verdict, body
+    assert (body["method"] == "ground_truth") == (problem == EGGS), body

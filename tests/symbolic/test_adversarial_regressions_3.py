@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.symbolic.checker import answers_equivalent
 from tests.symbolic.adversarial import (
     ABSTAIN,
     CORRECT,
@@ -73,6 +74,8 @@ SOLVED = [
     ("48 ÷ 4 ÷ 2 = ?", "6"),
     ("3/4 ÷ 1/2 = ?", "3/2"),
     ("12÷4 = ?", "3"),
+    ("Solve ln(x)=1", "x = e"),  # Euler's number written e, not sympy's E
+    ("Solve ln(x)=2", "x = e^2"),
 ]
 
 
@@ -132,6 +135,14 @@ CHECKED = [
     ("Factor x^2 - y^2.", "(x-y)(x+y)", CORRECT),
     ("Factor x^2/4 - 1.", "(x/2-1)(x/2+1)", UNKNOWN | CORRECT),
     ("Factor x^2/4 - 1.", "(x-2)(x+2)/4", CORRECT),
+    # Arithmetic left undone in an expression answer is not the form asked
+    ("Simplify 2x + 3x.", "x(2+3)", UNKNOWN),
+    ("Simplify 2x + 3x.", "5x", CORRECT),
+    ("Factor 5x + 10.", "(2+3)(x+2)", UNKNOWN),
+    ("Factor 5x + 10.", "5(x+2)", CORRECT),
+    ("Expand (x+2)(x+3).", "x^2+(2+3)x+6", UNKNOWN),
+    ("Expand (x - 1/2)^2.", "x^2 - x + 1/4", CORRECT),
+    ("Simplify x/2 + x/3.", "\\frac{5}{6}x", CORRECT),
     # F4: never the quotient as a decimal or a fraction
     ("计算：17÷5=？……？", "3.4", UNKNOWN),
     ("计算：17÷5=？……？", "17/5", UNKNOWN),
@@ -153,9 +164,40 @@ CHECKED = [
     ("16 + 9的算术平方根是多少？", "5", UNKNOWN),
     ("What is 2\\frac{1}{2}^2?", "25/4", UNKNOWN),
     ("What is 2\\frac{1}{2}^2?", "9/4", UNKNOWN),
+    # Valid notations read (each wrong twin rejected)
+    ("Solve x^2 - 5x + 6 = 0", "x1=2,x2=3", CORRECT),
+    ("Solve x^2 - 5x + 6 = 0", "x1=2,x2=5", INCORRECT),
+    ("Solve x^2 = 4", "x = -2, 2", CORRECT),
+    ("Solve x^2 = 4", "x = -2, 3", INCORRECT),
+    ("Solve x^2 = 4", "x = +/- 2", CORRECT),
+    ("Solve x^2 = 4", "x = +/- 3", INCORRECT),
+    ("Solve x^2 - 5x + 6 = 0", "x=2 or 3", CORRECT),
+    ("Solve x^2 - 5x + 6 = 0", "x=2 or 4", INCORRECT),
+    ("Solve 2x + 3 = 11", "**x = 4**", CORRECT),
+    ("Solve 2x + 3 = 11", "**x = 5**", INCORRECT),
+    ("解方程：2x+3=11", "解得x=4", CORRECT),
+    ("解方程：2x+3=11", "解得x=5", INCORRECT),
+    ("Solve x + y = 5, x - y = 1", "x = 3, 2", UNKNOWN),  # two unknowns: x = 3, y = 2?
+    ("Solve ln(x)=1", "x = e", CORRECT),
+    ("Solve ln(x)=1", "x = 3", INCORRECT),
+    ("Solve ln(x)=2", "x = e^2", CORRECT),
+    ("Solve ln(x)=2", "x = e^3", INCORRECT),
+    ("Solve x + e = 5", "x = 5 - e", UNKNOWN | CORRECT),  # e a letter: never Euler's number
 ]
 
 
 @pytest.mark.parametrize(("problem", "candidate", "allowed"), CHECKED)
 def test_checker(problem: str, candidate: str, allowed: set[str]) -> None:
     assert_checked(problem, candidate, allowed)
+
+
+WENG = (
+    "Weng earns $12 an hour for babysitting. Yesterday, she just did 50 minutes of babysitting. "
+    "How much did she earn?"
+)
+
+
+def test_dollars_spelled_out_for_a_problem_in_dollars() -> None:
+    assert answers_equivalent("10", "10 dollars", WENG) is True
+    assert answers_equivalent("10", "12 dollars", WENG) is False
+    assert answers_equivalent("10", "10 apples", WENG) is None
