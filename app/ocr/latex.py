@@ -1,5 +1,6 @@
 """The layout step's linear notation back as LaTeX, for showing the student what was read
 ("we read: ½ + ⅓"): (a)/(b) → \\frac{a}{b}, 1 1/2 → 1\\frac{1}{2}, sqrt(x) → \\sqrt{x},
+root_(3)(x) → \\sqrt[3]{x},
 ^(2) → ^{2}. Anything else is kept as written."""
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ def to_latex(text: str) -> str:
     out: list[str] = []
     index = 0
     while index < len(text):
+        if text.startswith("root_(", index):
+            end = _closing(text, index + 5)
+            if end > 0 and text.startswith("(", end + 1):
+                stop = _closing(text, end + 1)
+                if stop > 0:
+                    degree = to_latex(text[index + 6 : end])
+                    out.append(rf"\sqrt[{degree}]{{{to_latex(text[end + 2 : stop])}}}")
+                    index = stop + 1
+                    continue
         if text.startswith("sqrt(", index):
             end = _closing(text, index + 4)
             if end > 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 import cv2
@@ -29,6 +29,12 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _LOOKALIKES = {"二": "=", "一": "-", "十": "+", "＝": "=", "—": "-", "−": "-", "－": "-", "＋": "+"}
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+# Beside these alone a fraction needs no brackets: (1)/(2)+3, x=(3)/(4).
+_LOOSE_BEFORE = ("", "+", "-", "=", "(", "<", ">", ":", "：")
+_LOOSE_AFTER = ("", "+", "-", "=", ")", "<", ">")
+_DOTS = ".·•∙⋅・"
+_RADICAL_SIGNS = "√∛∜"
+_PLAIN_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789")
 _INTEGER = re.compile(r"\d+")
 _ALLOWED_MATH = re.compile(r"[0-9A-Za-z+\-=×÷*/().,:<>|?？%°\[\]{}!'²³¹⁰⁴⁵⁶⁷⁸⁹·]+")
 
@@ -73,6 +79,7 @@ class LinePosition:
     height: float  # median height of its pieces
     size: float  # height of its tall characters (digits, capitals)
     letters: list[Glyph]  # its pieces other than bars, left to right
+    _raised: dict[int, bool] = field(default_factory=dict)  # by label, computed once
 
     @classmethod
     def of(cls, pieces: list[Piece]) -> LinePosition | None:
@@ -95,22 +102,35 @@ class LinePosition:
         )
 
     def raised(self, glyph: Glyph) -> bool:
-        """Well above the line's baseline, or above the character just before it (on a
-        tilted photo the baseline drifts along the line, but not between neighbours)."""
-        if self._above_baseline(glyph):
-            return True
+        """Well above the line's baseline, or above the character just before it that is not
+        raised itself (on a tilted photo the baseline drifts along the line, but not between
+        neighbours; the second digit of a power `2^{10}` sits on the first, above the base)."""
+        known = self._raised.get(glyph.label)
+        if known is None:
+            known = self._above_baseline(glyph) or self.above_base(
+                glyph.left + 0.2 * glyph.width, glyph.bottom, glyph.height
+            )
+            self._raised[glyph.label] = known
+        return known
+
+    def base_before(self, x: float) -> Glyph | None:
+        """The last character ending left of `x` that sits on the line (not raised)."""
         before = [
             g
             for g in self.letters
-            if g.right <= glyph.left + 0.2 * glyph.width
+            if g.right <= x
             and g.height >= 0.5 * self.size
             and not self._above_baseline(g)
+            and not self.raised(g)
         ]
-        if not before:
-            return False
-        base = before[-1]
+        return before[-1] if before else None
+
+    def above_base(self, x: float, bottom: float, height: float) -> bool:
+        base = self.base_before(x)
         return (
-            glyph.bottom <= base.bottom - 0.35 * base.height and glyph.height < 0.85 * base.height
+            base is not None
+            and bottom <= base.bottom - 0.35 * base.height
+            and height < 0.85 * base.height
         )
 
     def lowered(self, glyph: Glyph) -> bool:
@@ -162,6 +182,9 @@ class StructuredReader:
         if overbar(nodes, self.ink.char_height):
             raise UnreadStructure("a bar over symbols (a radical's extent?) could not be read")
         ordered = sorted(nodes, key=lambda n: n.box.left)
+        indices = {id(n): self._root_index(n, ordered) for n in ordered if isinstance(n, Radical)}
+        taken = {id(p) for pieces in indices.values() for p in pieces}
+        ordered = [n for n in ordered if id(n) not in taken]
         line = LinePosition.of([n for n in ordered if isinstance(n, Piece)])
         tokens: list[Token] = []
         run: list[Piece] = []
@@ -173,10 +196,64 @@ class StructuredReader:
                 tokens.append(Token(self._run(run, line)))
                 run = []
             if isinstance(node, Fraction):
-                tokens.append(self._fraction(node, tokens[-1].text if tokens else ""))
+                if self._raised_fraction(node, line):
+                    if not tokens:
+                        raise Unread("a raised fraction has nothing to be the power of")
+                    inner = self._fraction(node, "")
+                    tokens.append(Token(f"^({inner.text.strip()})"))
+                else:
+                    tokens.append(self._fraction(node, tokens[-1].text if tokens else ""))
             elif isinstance(node, Radical):
-                tokens.append(Token(f"sqrt({self._sequence(node.body)})"))
-        return _join(tokens)
+                body = self._sequence(node.body)
+                index = indices[id(node)]
+                if index:
+                    tokens.append(Token(f"root_({self._index(index)})({body})"))
+                else:
+                    tokens.append(Token(f"sqrt({body})"))
+        text = _join(tokens)
+        if text.count("|") % 2:
+            raise Unread("a vertical bar has no partner (an absolute value?)")
+        return text
+
+    def _raised_fraction(self, fraction: Fraction, line: LinePosition | None) -> bool:
+        """A fraction in a power's place (`4^{\\frac{1}{2}}`) ends above the bottom of the
+        character before it (by a fifth of its height or more, measured); one on the line
+        reaches below it (its denominator, by two fifths or more). In between: not read."""
+        if line is None:
+            return False
+        box = fraction.box
+        base = line.base_before(box.left + 0.2 * box.width)
+        if base is None:
+            return False
+        if box.bottom <= base.bottom - 0.12 * base.height:
+            return True
+        if box.bottom < base.bottom + 0.2 * base.height:
+            raise Unread("a fraction sits neither on the line nor in a power's place")
+        return False
+
+    def _root_index(self, radical: Radical, nodes: list[Node]) -> list[Piece]:
+        """Small symbols up-left of a radical sign, inside its hook: the root's index."""
+        sign, height = radical.sign, self.ink.char_height
+        body_left = min(n.box.left for n in radical.body)
+        return [
+            n
+            for n in nodes
+            if isinstance(n, Piece)
+            and n.box.right <= body_left
+            and n.box.right > sign.left
+            and n.box.left >= sign.left - 0.5 * height
+            and n.box.top >= sign.top - 0.5 * height
+            and n.box.bottom <= sign.top + 0.65 * sign.height
+        ]
+
+    def _index(self, pieces: list[Piece]) -> str:
+        """A root's index, read alone: a whole number, or the root is not read."""
+        if any(p.bar for p in pieces):
+            raise Unread("a root's index could not be read")
+        text = self._run(pieces, None).strip()
+        if not _INTEGER.fullmatch(text) or int(text) < 2:
+            raise Unread("a root's index could not be read")
+        return text
 
     def _fraction(self, fraction: Fraction, before: str) -> Token:
         numerator = self._sequence(fraction.numerator)
@@ -213,8 +290,11 @@ class StructuredReader:
         chinese = bool(_CJK.search(mapped))
         if not chinese:  # a lone "十" between two radicals is a plus, not Chinese
             text = mapped
-        chars = [c for c in text if not c.isspace()]
+        if any(c in _RADICAL_SIGNS for c in text):
+            raise Unread("a radical sign was read as text (its index or extent was not seen)")
         columns = ink_columns([g for g in glyphs if not self.ink.is_speck(g)])
+        text = _marks(text, columns, self.ink.char_height, self.ink.labels)
+        chars = [c for c in text if not c.isspace()]
         # A column is raised when all of it is: the foot of a broken '2' is bar-shaped, but
         # a minus sign alone is never a power.
         raised = [
@@ -325,16 +405,122 @@ def _bars(glyphs: list[Glyph]) -> str:
     return "".join("=" if len(col) == 2 else "-" if len(col) == 1 else "?" for col in columns)
 
 
+def _is_dot(column: list[Glyph], char_height: float) -> bool:
+    if len(column) != 1:
+        return False
+    g = column[0]
+    return max(g.width, g.height) <= 0.3 * char_height and min(g.width, g.height) >= 0.5 * max(
+        g.width, g.height
+    )
+
+
+def _is_stroke(column: list[Glyph], char_height: float, labels: NDArray[np.int32]) -> bool:
+    """A straight vertical stroke as tall as a character, of even width all along (a
+    slanted photo's too): '|'. A '1' has a flag and, in most fonts, a foot."""
+    if len(column) != 1:
+        return False
+    g = column[0]
+    if g.height < 0.6 * char_height or g.width > 0.25 * g.height:
+        return False
+    mask = labels[g.top : g.bottom, g.left : g.right] == g.label
+    widths = mask.sum(axis=1)
+    starts = np.count_nonzero(np.diff(mask.astype(np.int8), axis=1) == 1, axis=1) + mask[:, 0]
+    if (starts != 1).any():
+        return False
+    return float(widths.max()) <= 1.8 * float(np.median(widths)) + 1
+
+
+def _marks(
+    text: str, columns: list[list[Glyph]], char_height: float, labels: NDArray[np.int32]
+) -> str:
+    """Dots and vertical strokes decided from their ink, not from the recognizer: a dot on
+    the baseline of the characters beside it is a decimal point, one halfway up is a
+    multiplication dot (`3\\cdot 4`: 3*4, never 3.4); a solid vertical stroke as tall as
+    the digits beside it is '|' (an absolute value), never a '1'. Each such mark must match
+    one character of the reading, column for column, or nothing is read."""
+    dots = [_is_dot(col, char_height) for col in columns]
+    strokes = [_is_stroke(col, char_height, labels) for col in columns]
+    chars = [c for c in text if not c.isspace()]
+    if not any(dots) and not any(strokes) and not any(c in _DOTS for c in chars):
+        return text
+    if len(chars) != len(columns):
+        raise Unread("a dot or a stroke could not be matched to what was read")
+    decided: list[str] = []
+    for index, (char, col) in enumerate(zip(chars, columns, strict=True)):
+        neighbours = [
+            max(columns[j], key=lambda g: g.height)
+            for j in (index - 1, index + 1)
+            if 0 <= j < len(columns) and not dots[j] and not strokes[j]
+        ]
+        if dots[index]:
+            if char not in _DOTS or not neighbours:
+                raise Unread("a dot between symbols could not be read")
+            bottom = float(np.mean([g.bottom for g in neighbours]))
+            height = float(np.mean([g.height for g in neighbours]))
+            level = (bottom - col[0].centre_y) / max(height, 1.0)
+            if level <= 0.2:
+                char = "."
+            elif 0.3 <= level <= 0.65:
+                char = "*"
+            else:
+                raise Unread("a dot is neither on the line nor halfway up: not read")
+        elif char in _DOTS:
+            raise Unread("a dot was read where the ink has none")
+        elif strokes[index]:
+            tall = max((g.height for g in neighbours), default=0)
+            if char in "|丨" or (char in "1lI!" and col[0].height >= 1.02 * tall):
+                char = "|"
+            elif char == "1" or not (char.isalpha() and _in_word(chars, index)):
+                raise Unread("a vertical stroke could not be read")
+        decided.append(char)
+    out: list[str] = []
+    column = 0
+    for char in text:
+        if char.isspace():
+            out.append(char)
+        else:
+            out.append(decided[column])
+            column += 1
+    return "".join(out)
+
+
+def has_marks(ink: Ink) -> bool:
+    """Ink that only the layout step tells apart: a lone dot, a vertical stroke."""
+    glyphs = [g for g in ink.glyphs if not ink.is_speck(g)]
+    return any(
+        _is_dot(col, ink.char_height) or _is_stroke(col, ink.char_height, ink.labels)
+        for col in ink_columns(glyphs)
+    )
+
+
+def _in_word(chars: list[str], index: int) -> bool:
+    """An 'l' of 'Solve': letters on both sides."""
+    return 0 < index < len(chars) - 1 and chars[index - 1].isalpha() and chars[index + 1].isalpha()
+
+
 def _place_scripts(text: str, raised: list[bool]) -> str:
-    """One character per column, so each raised column's character is known: x2 → x^(2).
-    Spaces are kept where the recognizer put them (they are not columns)."""
+    """One character per column, so each raised column's character is known: x2 → x^(2),
+    2 1 0 with 1 and 0 raised → 2^(10), 16 0 . 5 → 16^(0.5). Spaces are kept where the
+    recognizer put them (they are not columns). Superscripts the recognizer wrote (x²) are
+    kept only where they are exactly the raised columns; otherwise the columns decide."""
     chars = [c for c in text if not c.isspace()]
     if len(chars) != len(raised):
         raise Unread("a raised symbol (a power) could not be matched to what was read")
-    if any(c in _SUPERSCRIPTS for c in chars):
-        return text  # the recognizer wrote ² itself
-    # Raised marks that are not powers: the asterisk, quotes, the degree sign.
+    written = [c in _SUPERSCRIPTS for c in chars]
+    if any(written):
+        if all(
+            w == (up and (c.isalnum() or w))
+            for c, w, up in zip(chars, written, raised, strict=True)
+        ):
+            return text  # the recognizer wrote ² itself, exactly where the ink is raised
+        text = text.translate(_PLAIN_DIGITS)
+        chars = [c for c in text if not c.isspace()]
+    # Raised marks that are not powers: the asterisk, quotes, the degree sign. A decimal
+    # point between two raised digits is part of the power.
     power = [up and char.isalnum() for char, up in zip(chars, raised, strict=True)]
+    for index in range(1, len(chars) - 1):
+        if chars[index] in ".," and raised[index] and power[index - 1] and power[index + 1]:
+            power[index] = True
     if power[:1] == [True]:
         raise Unread("a raised symbol has nothing to be the power of")
     out: list[str] = []
@@ -352,13 +538,15 @@ def _place_scripts(text: str, raised: list[bool]) -> str:
 
 
 def _join(tokens: list[Token]) -> str:
-    """Tokens side by side; a fraction beside a factor is bracketed: 2((x)/(3)), ((1)/(2))x."""
+    """Tokens side by side; a fraction is one operand, bracketed unless only a sum's or an
+    equation's signs stand beside it: 2((x)/(3)), ((1)/(2))x, 8÷((1)/(2)), ((3)/(2))^(2)."""
     out = ""
     for index, token in enumerate(tokens):
         text = token.text
         if token.fraction:
-            after = tokens[index + 1].text[:1] if index + 1 < len(tokens) else ""
-            if (out and (out[-1].isalnum() or out[-1] == ")")) or after.isalnum() or after == "(":
+            after = tokens[index + 1].text.lstrip()[:1] if index + 1 < len(tokens) else ""
+            before = out.rstrip()[-1:]
+            if before not in _LOOSE_BEFORE or after not in _LOOSE_AFTER:
                 text = f"({text})"
         out += text
     return out

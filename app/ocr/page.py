@@ -27,6 +27,7 @@ from app.ocr.math_reading import (
     StructuredReader,
     Unread,
     UnreadStructure,
+    has_marks,
     ink_columns,
     plain_symbols,
     stacked,
@@ -35,6 +36,7 @@ from app.ocr.math_reading import (
 from app.ocr.structure import Piece, has_structure, lines, overbar, top_level
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_MARKS = re.compile(r"[.·•∙⋅・|√∛∜]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,17 @@ def text_tilt(boxes: list[TextBox]) -> float | None:
     return -math.degrees(math.atan(float(np.median(slopes))))
 
 
-def needs_layout(ink: Ink) -> bool:
+def needs_layout(ink: Ink, plain_text: str = "") -> bool:
+    """Structure, or marks whose meaning is in their ink (a dot halfway up or on the line,
+    a stroke that is '|' or '1'): the line reader's text is not trusted with them."""
     nodes = top_level(ink)
-    return has_structure(nodes) or overbar(nodes, ink.char_height) or _has_scripts(ink)
+    return (
+        has_structure(nodes)
+        or overbar(nodes, ink.char_height)
+        or _has_scripts(ink)
+        or bool(_MARKS.search(plain_text))
+        or has_marks(ink)
+    )
 
 
 def plain_gaps(ink: Ink, boxes: list[TextBox]) -> str | None:
@@ -140,7 +150,7 @@ def read_page(
     if ink is None:
         unread = "the photo is not dark print on light paper; its reading cannot be checked"
         return PageReading(plain_text, False, unread if plain_text else None)
-    if not needs_layout(ink):
+    if not needs_layout(ink, plain_text):
         flat = find_ink(image, straighten=False) if ink.angle else ink
         if flat is not None and flat.faint_pieces:
             flat = find_ink(image, straighten=False, dark=False)  # keep every stroke

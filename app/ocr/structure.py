@@ -129,7 +129,11 @@ def _is_fraction_side(side: list[Node], char_height: float) -> bool:
 
 
 def _radical_shape(ink: Ink, glyph: Glyph, body: list[Node]) -> bool:
-    """A radical sign: its right end is only the top stroke, which runs over the whole body."""
+    """A radical sign: its right end is only the top stroke, which runs over the whole body
+    as a thin horizontal bar (nothing of the sign lower down over the body: the diagonal of
+    '%' or the loop of a '6' with a broken-off piece inside is no radical), and the part left
+    of the body is one stroke per row in its upper half (a root index joined to the hook is
+    not part of the sign; it is found apart or the radical is not read)."""
     mask = ink.labels[glyph.top : glyph.bottom, glyph.left : glyph.right] == glyph.label
     tail = mask[:, -max(2, glyph.width // 10) :]
     rows = np.nonzero(tail.any(axis=1))[0]
@@ -137,7 +141,19 @@ def _radical_shape(ink: Ink, glyph: Glyph, body: list[Node]) -> bool:
         return False
     start = int(min(n.box.left for n in body)) - glyph.left
     top_band = mask[: max(2, int(0.3 * glyph.height)), max(start, 0) :]
-    return top_band.shape[1] > 0 and float(top_band.any(axis=0).mean()) >= 0.9
+    if top_band.shape[1] == 0 or float(top_band.any(axis=0).mean()) < 0.9:
+        return False
+    thickness = int(rows.max()) + 1
+    over_body = mask[:, max(start, 0) :]
+    if over_body[thickness + 2 :, :].any():
+        return False
+    body_top = int(min(n.box.top for n in body)) - glyph.top
+    if body_top < thickness - 1:
+        return False
+    left_part = mask[: int(0.45 * glyph.height), : max(start, 0)]
+    runs = np.count_nonzero(np.diff(left_part.astype(np.int8), axis=1) == 1, axis=1)
+    runs = runs + left_part[:, 0]
+    return not bool((runs > 1).any())
 
 
 def _radical_body(ink: Ink, sign: Piece, nodes: list[Node]) -> list[Node]:
