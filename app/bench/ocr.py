@@ -3,8 +3,10 @@
 Each problem is drawn with matplotlib's mathtext in several math fonts, at several sizes,
 slightly rotated, blurred, saved as JPEG, some with a prefix ("Solve: ", or 解方程： where this
 machine has a Chinese font), then run exactly as a photo scan is. Reported per structure
-(fraction, nested fraction, mixed number, radical, power, plain): how many were read exactly,
-verified, verified right, and verified wrong (the promise: zero), and the coverage.
+(fraction, nested fraction, mixed number, radical, power, plain; and the tester's
+fractional and multi-digit powers, nth roots, ÷ a fraction, \\cdot, %, |x|): how many
+were read exactly, verified, verified right, and verified wrong (the promise: zero), and
+the coverage.
 
 A reading is exact when it says what the LaTeX source says: both are put through the
 symbolic reader's normalization, and brackets and spaces are ignored.
@@ -64,6 +66,18 @@ PROBLEMS: tuple[MathProblem, ...] = (
     MathProblem(r"|x-3|=5", "x = -2 or x = 8", "plain"),
     MathProblem(r"2x+3=11", "4", "plain"),
     MathProblem(r"7\times 8-6", "50", "plain"),
+    # An independent tester's structures, each once verified wrong.
+    MathProblem(r"4^{\frac{1}{2}}", "2", "fractional_power"),
+    MathProblem(r"8^{\frac{1}{3}}", "2", "fractional_power"),
+    MathProblem(r"2^{10}", "1024", "multi_digit_power"),
+    MathProblem(r"16^{0.5}", "4", "multi_digit_power"),
+    MathProblem(r"\sqrt[3]{27}", "3", "nth_root"),
+    MathProblem(r"\sqrt[4]{16}", "2", "nth_root"),
+    MathProblem(r"8\div\frac{1}{2}", "16", "divide_fraction"),
+    MathProblem(r"\frac{3}{4}\div\frac{1}{2}", "3/2", "divide_fraction"),
+    MathProblem(r"3\cdot 4+1", "13", "cdot"),
+    MathProblem(r"50\%\times 8", "4", "percent"),
+    MathProblem(r"|{-5}|+3", "8", "absolute_value"),
 )
 
 _PREFIXES_EN = ("", "", "Solve: ", "Compute: ")
