@@ -15,12 +15,15 @@ This module imports nothing of the web framework or the database: the pure layer
 
 from __future__ import annotations
 
+import hmac
 import os
+import threading
 from collections.abc import Callable
 from typing import Any, Literal
-from wsgiref.simple_server import WSGIServer
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from prometheus_client import (
+    CONTENT_TYPE_PLAIN_0_0_4,
     REGISTRY,
     CollectorRegistry,
     Counter,
@@ -86,11 +89,6 @@ def exposition() -> bytes:
 def serve_metrics(host: str, port: int, token: str | None) -> WSGIServer:
     """GET /metrics on a listener of its own, in a daemon thread (`solveverify worker`, which
     has no HTTP server): the token, when set, as a bearer token like the server's route."""
-    import hmac
-    import threading
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
-
-    from prometheus_client import CONTENT_TYPE_PLAIN_0_0_4
 
     class Quiet(WSGIRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
