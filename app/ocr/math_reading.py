@@ -468,9 +468,11 @@ def _marks(
             raise Unread("a dot was read where the ink has none")
         elif strokes[index]:
             tall = max((g.height for g in neighbours), default=0)
-            if char in "|丨" or (char in "1lI!" and col[0].height >= 1.02 * tall):
+            if char in "lI" and _in_word(chars, index):
+                pass  # the 'l' of 'Solve'
+            elif char in "|丨" or (char in "1lI!" and col[0].height >= 1.02 * tall):
                 char = "|"
-            elif char == "1" or not (char.isalpha() and _in_word(chars, index)):
+            else:
                 raise Unread("a vertical stroke could not be read")
         decided.append(char)
     out: list[str] = []
