@@ -40,8 +40,8 @@ async def create_token(request: Request, services: ServicesDep, minter: KeyHolde
     phone: it creates, reads, lists, streams and erases only that user's scans and checks,
     expires at `expires_at`, and stops working when the minting key is revoked. Needs the
     tenant's API key (a token cannot mint tokens)."""
-    content_type = request.headers.get("content-type", "")
-    if content_type and not content_type.startswith("application/json"):
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type and media_type != "application/json":
         raise ApiError(415, "unsupported_media_type", "send application/json with 'user_id'")
     body = parse_or_422(TokenCreate, await request.body())
     auth = services.settings.auth

@@ -11,7 +11,8 @@ from app.schemas.scans import USER_ID_MAX_CHARS
 class TokenCreate(BaseModel):
     """What the app's backend asks for: a token acting for one of its users."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: `"ttl_s": "60"` or `true` (a 1-second token) is a mistake, not a number.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     user_id: str = Field(
         min_length=1,

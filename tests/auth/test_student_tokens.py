@@ -240,6 +240,9 @@ async def test_minting_rules(secured: FastAPI, http: httpx.AsyncClient) -> None:
         {"user_id": "x" * 129},
         {"user_id": "e1", "tenant": "school-z"},  # the tenant is the key's, not the body's
         {},
+        {"user_id": "e1", "ttl_s": "60"},  # strict: a string is not a lifetime
+        {"user_id": "e1", "ttl_s": True},  # nor is true (it was a 1-second token)
+        {"user_id": "e1", "ttl_s": 60.5},
     ):
         refused = await http.post("/v1/tokens", json=bad, headers=bearer(key))
         assert refused.status_code == 422 and error(refused) == "invalid_request", bad
@@ -250,6 +253,18 @@ async def test_minting_rules(secured: FastAPI, http: httpx.AsyncClient) -> None:
             headers={**bearer(key), "content-type": "application/x-www-form-urlencoded"},
         )
     ).status_code == 415
+    lookalike = await http.post(
+        "/v1/tokens",
+        content=b'{"user_id": "e1"}',
+        headers={**bearer(key), "content-type": "application/jsonx"},
+    )
+    assert lookalike.status_code == 415
+    charset = await http.post(
+        "/v1/tokens",
+        content=b'{"user_id": "e1"}',
+        headers={**bearer(key), "content-type": "application/json; charset=utf-8"},
+    )
+    assert charset.status_code == 201
 
 
 async def test_expired_token(secured: FastAPI, http: httpx.AsyncClient) -> None:
