@@ -80,11 +80,10 @@ async def dashboard(request: Request, services: ServicesDep, session: SessionDep
         cookie = request.cookies.get(COOKIE)
         allowed = cookie is not None and dashboard_tokens.verify(await _secret(services), cookie)
         if not allowed and not await _bearer_sees_every_tenant(request, services):
-            if cookie is not None or "authorization" in request.headers:
-                # A credential that failed counts like the API's (a bare visit does not).
-                retry_after = await count_failed_auth(request, services)
-                if retry_after is not None:
-                    return _refusal(429, "Too many failed attempts; wait a minute.", retry_after)
+            # A credential that failed counts like the API's (a bare visit does not).
+            sent = cookie is not None or "authorization" in request.headers
+            if sent and (throttled := await _failed(request, services)):
+                return throttled
             return HTMLResponse(_login_page(), status_code=401)
     html = page(
         await queries.accuracy_all_tenants(session),
@@ -105,10 +104,9 @@ async def open_session(
         return _refusal(403, "This form only works from this server's own page.")
     secret = await _secret(services)
     if len(token) > _MAX_FIELD_CHARS or not dashboard_tokens.verify(secret, token):
-        retry_after = await count_failed_auth(request, services)
-        if retry_after is not None:
-            return _refusal(429, "Too many failed attempts; wait a minute.", retry_after)
-        return _refusal(401, "That link is invalid or has expired.")
+        return await _failed(request, services) or _refusal(
+            401, "That link is invalid or has expired."
+        )
     return _opened(request, services, token)
 
 
@@ -125,10 +123,7 @@ async def login(
     )
     if principal is None or not principal.sees_every_tenant:
         # Checked first, counted after: a valid key is never refused for its address.
-        retry_after = await count_failed_auth(request, services)
-        if retry_after is not None:
-            return _refusal(429, "Too many failed attempts; wait a minute.", retry_after)
-        return _refusal(401, "That key is not a platform key.")
+        return await _failed(request, services) or _refusal(401, "That key is not a platform key.")
     ttl_s = services.settings.api.dashboard_link_ttl_s
     token = dashboard_tokens.sign(await _secret(services), ttl_s)
     return _opened(request, services, token)
@@ -163,6 +158,15 @@ def _origin_of(url: str | None) -> str | None:
         return None
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
+
+
+async def _failed(request: Request, services: Resources) -> Response | None:
+    """Count a failed credential with the API's failed authentications per address: the 429
+    once over the limit, else None (the caller answers 401)."""
+    retry_after = await count_failed_auth(request, services)
+    if retry_after is None:
+        return None
+    return _refusal(429, "Too many failed attempts; wait a minute.", retry_after)
 
 
 async def _bearer_sees_every_tenant(request: Request, services: Resources) -> bool:
