@@ -27,7 +27,7 @@ from app.db.repositories.checks import CheckRepository
 from app.pipeline.context import PipelineContext
 from app.pipeline.verification_stages import validation_stages
 from app.resources import Resources
-from app.schemas.checks import MAX_STEP_CHARS, MAX_STEPS, CheckResponse
+from app.schemas.checks import MAX_STEP_CHARS, MAX_STEPS, CheckResponse, StepCheck
 from app.services.scans import UnreadableInput
 from app.verification.admission import admitted_verifiers
 from app.verification.validator import ValidationOutcome, validate
@@ -80,8 +80,10 @@ async def checked_answer(
     """`check_answer` with its evidence (what the API stores)."""
     from app.services.step_checks import check_work  # a sibling that imports this module
 
-    text = await _problem_text(services, problem, image)
+    text, unread = await _problem_text(services, problem, image)
     ctx = services.pipeline
+    if unread is not None:
+        return _incomplete_reading(text, answer, steps, unread)
     verifier = admitted_verifier(ctx)
     stages = validation_stages(
         ctx,
@@ -180,19 +182,51 @@ async def read_work(services: Resources, image: bytes) -> list[str]:
     return steps
 
 
-async def _problem_text(services: Resources, problem: str | None, image: bytes | None) -> str:
+async def _problem_text(
+    services: Resources, problem: str | None, image: bytes | None
+) -> tuple[str, str | None]:
+    """The problem's text, and why the photo of it was read only in part (None: it was read
+    whole, or there is no photo)."""
     text = (problem or "").strip()
+    unread: str | None = None
     if image is not None:
         if services.pipeline.ocr is None:
             raise UnreadableInput("ocr_unavailable", "this server cannot read images")
         read = await services.pipeline.ocr.read(image)
         text = f"{text}\n{read.text}".strip()
+        unread = read.unread
     if not text:
         raise UnreadableInput("no_text_found", "no text was found in the image")
     limit = services.settings.input.max_text_chars
     if len(text) > limit:
         raise UnreadableInput("text_too_long", f"the problem is longer than {limit} characters")
-    return text
+    return text, unread
+
+
+def _incomplete_reading(
+    text: str, answer: str, steps: list[str] | None, unread: str
+) -> CheckedAnswer:
+    """A photo of the problem read only in part: what was read is another problem (x_1^2 = 4
+    read as x = 4), so nothing is judged against it: `unknown`, each step `unchecked`."""
+    response = CheckResponse(
+        verdict="unknown",
+        method=None,
+        detail=f"incomplete_reading: the photo of the problem could not be read whole: {unread}",
+        confidence=None,
+    )
+    if not steps:
+        return CheckedAnswer(response, text, answer, None, [], None)
+    from app.services.step_checks import WorkCheck  # a sibling that imports this module
+
+    checks = [
+        StepCheck(index=i, verdict="unchecked", method=None, explanation=None)
+        for i in range(len(steps))
+    ]
+    work = WorkCheck(None, None, checks, detect_language(text + "\n" + "\n".join(steps)))
+    response.first_error_step = None
+    response.first_flagged_step = None
+    response.steps = work.steps
+    return CheckedAnswer(response, text, answer, list(steps), [], work)
 
 
 async def _bank_answer(ctx: PipelineContext, text: str) -> str | None:
