@@ -213,3 +213,25 @@ def band_from_hint(grade: str | None) -> GradeBand | None:
         n = int(digits.group())
         return "primary" if n <= 6 else "middle" if n <= 9 else "high"
     return None
+
+
+_CN_MIDDLE = {"初一": 7, "初二": 8, "初三": 9, "七年级": 7, "八年级": 8, "九年级": 9}
+_CN_HIGH = {"高一": 10, "高二": 11, "高三": 12}
+_CN_PRIMARY = {f"{c}年级": i for i, c in enumerate("一二三四五六", 1)}
+
+
+def grade_label(grade: str | None) -> str | None:
+    """The caller's grade as analytics group it: "1".."12" when a school year can be read
+    ("7", "grade 7", "Grade 10", "初一", "高二", "三年级"), else the text itself, trimmed
+    to 32 characters; None when nothing was sent."""
+    if grade is None or not grade.strip():
+        return None
+    text = grade.strip()
+    for names in (_CN_MIDDLE, _CN_HIGH, _CN_PRIMARY):
+        for name, year in names.items():
+            if name in text:
+                return str(year)
+    digits = re.fullmatch(r"(?:grade|year|g)?\s*(\d{1,2})(?:st|nd|rd|th)?(?:\s*grade)?", text, re.I)
+    if digits and 1 <= int(digits.group(1)) <= 12:
+        return str(int(digits.group(1)))
+    return text[:32]

@@ -62,22 +62,18 @@ async def accuracy_all_tenants(
 async def daily_trend(
     session: AsyncSession, days: int = 30, tenant: str | None = None
 ) -> list[dict[str, Any]]:
-    """v_daily_quality's rows (every tenant), or the same computed over one tenant's scans."""
-    if tenant is None:
-        query = "SELECT * FROM v_daily_quality ORDER BY day DESC LIMIT :days"
-    else:
-        postgres = _is_postgres(session)
-        day = "CAST(date_trunc('day', s.created_at) AS DATE)" if postgres else "date(s.created_at)"
-        overall = f"CAST({_json_text('s.deep_evaluation', 'overall', postgres)} AS FLOAT)"
-        query = (
-            f"SELECT {day} AS day, COUNT(*) AS n, "
-            "AVG(CASE WHEN s.verification_status = 'verified' THEN 1.0 ELSE 0.0 END) "
-            "AS verified_rate, "
-            "AVG(CASE WHEN s.verification_status = 'caution' THEN 1.0 ELSE 0.0 END) "
-            f"AS caution_rate, AVG({overall}) AS mean_deep_overall "
-            "FROM solutions s JOIN scans sc ON sc.id = s.scan_id WHERE sc.tenant = :tenant "
-            f"GROUP BY {day} ORDER BY day DESC LIMIT :days"
-        )
+    """The daily trend (v_daily_quality's definitions, from v_answers so tenants sum right),
+    over every tenant (None) or one, oldest day first. Every rate is over the day's answered
+    scans (`n`), as on the rest of the dashboard."""
+    query = (
+        "SELECT day, COUNT(*) AS scans, CAST(SUM(answered) AS BIGINT) AS n, "
+        "CAST(SUM(verified) AS BIGINT) AS verified, "
+        f"{_rate('SUM(verified)', 'SUM(answered)')} AS verified_rate, "
+        f"{_rate('SUM(caution_now)', 'SUM(answered)')} AS caution_rate, "
+        "CAST(SUM(later_found_wrong) AS BIGINT) AS later_found_wrong, "
+        "CAST(AVG(deep_overall) AS DOUBLE PRECISION) AS mean_deep_overall "
+        f"FROM v_answers {_tenant_filter(tenant)} GROUP BY day ORDER BY day DESC LIMIT :days"
+    )
     result = await session.execute(text(query), {"days": days, "tenant": tenant})
     return list(reversed(_rows(result)))
 
@@ -85,31 +81,19 @@ async def daily_trend(
 async def suggestions(
     session: AsyncSession, limit: int = 20, tenant: str | None = None
 ) -> list[dict[str, Any]]:
-    """v_improvement_suggestions's rows (every tenant), or the same over one tenant's scans."""
-    if tenant is None:
-        query = "SELECT * FROM v_improvement_suggestions ORDER BY n DESC, suggestion LIMIT :limit"
-    else:
-        suggestion = _json_text(
-            "s.deep_evaluation", "improvement_suggestions", _is_postgres(session)
-        )
-        query = (
-            f"SELECT {suggestion} AS suggestion, COUNT(*) AS n "
-            "FROM solutions s JOIN scans sc ON sc.id = s.scan_id "
-            f"WHERE sc.tenant = :tenant AND s.deep_evaluation IS NOT NULL "
-            f"AND {suggestion} IS NOT NULL AND {suggestion} <> '' "
-            f"GROUP BY {suggestion} ORDER BY n DESC, suggestion LIMIT :limit"
-        )
+    """v_improvement_suggestions summed over tenants (None) or one tenant's, most frequent
+    first."""
+    where = "WHERE tenant = :tenant" if tenant is not None else ""
+    query = (
+        "SELECT suggestion, CAST(SUM(n) AS BIGINT) AS n FROM v_improvement_suggestions "
+        f"{where} GROUP BY suggestion ORDER BY n DESC, suggestion LIMIT :limit"
+    )
     result = await session.execute(text(query), {"limit": limit, "tenant": tenant})
     return _rows(result)
 
 
-def _is_postgres(session: AsyncSession) -> bool:
-    return session.get_bind().dialect.name == "postgresql"
-
-
-def _json_text(column: str, key: str, postgres: bool) -> str:
-    # As the views' migration (0004) spells it, so a tenant's rows match the view's.
-    return f"({column} ->> '{key}')" if postgres else f"json_extract({column}, '$.{key}')"
+def _rate(numerator: str, denominator: str) -> str:
+    return f"CAST({numerator} AS DOUBLE PRECISION) / NULLIF({denominator}, 0)"
 
 
 async def best_providers(
@@ -145,3 +129,78 @@ async def best_providers(
     for row in ranked:
         best.setdefault(row.subject, row.provider)
     return best
+
+
+def _tenant_filter(tenant: str | None, prefix: str = "WHERE") -> str:
+    return f"{prefix} tenant = :tenant" if tenant is not None else ""
+
+
+async def promise(session: AsyncSession, tenant: str | None = None) -> dict[str, int]:
+    """The promise in counts (v_quality summed): scans, answered, verified at response, later
+    found wrong, judged and judged right."""
+    result = await session.execute(
+        text(
+            "SELECT CAST(COALESCE(SUM(scans), 0) AS BIGINT) AS scans, "
+            "CAST(COALESCE(SUM(answered), 0) AS BIGINT) AS answered, "
+            "CAST(COALESCE(SUM(verified), 0) AS BIGINT) AS verified, "
+            "CAST(COALESCE(SUM(later_found_wrong), 0) AS BIGINT) AS later_found_wrong, "
+            "CAST(COALESCE(SUM(judged), 0) AS BIGINT) AS judged, "
+            "CAST(COALESCE(SUM(judged_right), 0) AS BIGINT) AS judged_right "
+            f"FROM v_quality {_tenant_filter(tenant)}"
+        ),
+        {"tenant": tenant},
+    )
+    return {k: int(v) for k, v in result.one()._mapping.items()}
+
+
+async def calibration_bins(
+    session: AsyncSession, tenant: str | None = None
+) -> list[dict[str, Any]]:
+    """v_calibration_bins summed over tenants (None) or one tenant's, by bin."""
+    result = await session.execute(
+        text(
+            "SELECT bin, CAST(SUM(judged) AS BIGINT) AS judged, "
+            "CAST(SUM(judged_right) AS BIGINT) AS judged_right, "
+            f"{_rate('SUM(mean_confidence * judged)', 'SUM(judged)')} AS mean_confidence, "
+            f"{_rate('SUM(judged_right)', 'SUM(judged)')} AS observed_accuracy "
+            f"FROM v_calibration_bins {_tenant_filter(tenant)} GROUP BY bin ORDER BY bin"
+        ),
+        {"tenant": tenant},
+    )
+    return _rows(result)
+
+
+async def quality_table(session: AsyncSession, tenant: str | None = None) -> list[dict[str, Any]]:
+    """Provider × subject × difficulty (v_quality summed over the other dimensions)."""
+    result = await session.execute(
+        text(
+            "SELECT provider, subject, difficulty, CAST(SUM(answered) AS BIGINT) AS answered, "
+            "CAST(SUM(verified) AS BIGINT) AS verified, "
+            "CAST(SUM(later_found_wrong) AS BIGINT) AS later_found_wrong, "
+            "CAST(SUM(judged) AS BIGINT) AS judged, "
+            "CAST(SUM(judged_right) AS BIGINT) AS judged_right "
+            f"FROM v_quality WHERE provider IS NOT NULL {_tenant_filter(tenant, 'AND')} "
+            "GROUP BY provider, subject, difficulty ORDER BY provider, subject, difficulty"
+        ),
+        {"tenant": tenant},
+    )
+    return _rows(result)
+
+
+async def cost_per_verified(
+    session: AsyncSession, tenant: str | None = None
+) -> list[dict[str, Any]]:
+    """Per provider: verified answers, model calls and tokens, and each per verified answer."""
+    result = await session.execute(
+        text(
+            "SELECT provider, CAST(SUM(verified) AS BIGINT) AS verified, "
+            "CAST(SUM(total_model_calls) AS BIGINT) AS total_model_calls, "
+            "CAST(SUM(tokens) AS BIGINT) AS tokens, "
+            f"{_rate('SUM(total_model_calls)', 'SUM(verified)')} AS model_calls_per_verified, "
+            f"{_rate('SUM(tokens)', 'SUM(verified)')} AS tokens_per_verified "
+            f"FROM v_cost_per_verified WHERE provider IS NOT NULL "
+            f"{_tenant_filter(tenant, 'AND')} GROUP BY provider ORDER BY provider"
+        ),
+        {"tenant": tenant},
+    )
+    return _rows(result)

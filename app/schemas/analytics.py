@@ -64,12 +64,17 @@ class AccuracyRow(BaseModel):
 
 
 class TrendRow(BaseModel):
-    """Quality on one UTC day."""
+    """Quality on one UTC day; every rate over the day's answered scans (`n`)."""
 
     day: dt.date = Field(description="UTC day.", examples=["2026-11-21"])
-    n: int = Field(description="Number of solutions that day.", examples=[57])
-    verified_rate: float | None = Field(description="Share verified.", examples=[0.8])
-    caution_rate: float | None = Field(description="Share with caution.", examples=[0.04])
+    scans: int = Field(description="Finished scans that day, answered or not.", examples=[60])
+    n: int = Field(description="Answered scans that day (the rates' denominator).", examples=[57])
+    verified: int = Field(description="Answers verified at response.", examples=[46])
+    verified_rate: float | None = Field(description="verified / n.", examples=[0.8])
+    caution_rate: float | None = Field(description="Answers with caution now / n.", examples=[0.04])
+    later_found_wrong: int = Field(
+        description="Answers verified at response and later found wrong.", examples=[1]
+    )
     mean_deep_overall: float | None = Field(
         description="Mean deep-evaluation overall score.", examples=[0.75]
     )

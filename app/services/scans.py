@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.analysis.classifier import grade_label
 from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository
@@ -195,6 +196,7 @@ def accept_scan(session: AsyncSession, request: ScanRequest) -> Scan:
         image_bytes=len(request.image) if request.image is not None else None,
         subject=request.subject or "general",
         grade_band="primary",
+        grade=grade_label(request.grade),
         difficulty="easy",
         language="zh" if request.text and _has_cjk(request.text) else "en",
         topics=[],
@@ -236,6 +238,7 @@ def _fill_scan(scan: Scan, result: SolveState, request: ScanRequest) -> Scan:
         scan.corrects_scan_id = request.corrects_scan_id
     scan.subject = result.subject
     scan.grade_band = result.grade_band
+    scan.grade = grade_label(request.grade)
     scan.difficulty = result.difficulty
     scan.language = result.language
     scan.topics = result.topics

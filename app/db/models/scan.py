@@ -47,6 +47,9 @@ class Scan(Base):
     )
     subject: Mapped[str] = mapped_column(String(32), index=True)
     grade_band: Mapped[str] = mapped_column(String(16))
+    # The grade the caller sent, normalised ("7" for "grade 7" or "初一"); NULL when none was
+    # sent (analytics then group by the band). Migration 0012.
+    grade: Mapped[str | None] = mapped_column(String(32))
     difficulty: Mapped[str] = mapped_column(String(16), index=True)
     language: Mapped[str] = mapped_column(String(8))
     topics: Mapped[list[str]] = mapped_column(PydanticJSON(list[str]), default=list)
