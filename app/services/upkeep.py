@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.repositories.locks import still_connected, try_session_lock
+from app.db.repositories.outbox import OutboxRepository
 
 if TYPE_CHECKING:
     from app.resources import Resources
@@ -99,12 +100,12 @@ class UpkeepLeader:
 
 async def keep_fresh(services: Resources) -> None:
     """The upkeep loop: the routing table follows the data, a refitted calibrator is picked
-    up, and without Redis (no arq cron) the leader queues the daily recalibration."""
+    up, and the leader stages the daily recalibration."""
     from app.analytics.routing import refresh_routing
     from app.resources import reload_calibration
 
     verify = services.settings.verify
-    recalibrated_on = None
+    recalibration_staged_on = None
     while True:
         try:
             await refresh_routing(
@@ -113,14 +114,22 @@ async def keep_fresh(services: Resources) -> None:
             if reload_calibration(services):
                 log.info("loaded a refitted calibrator from %s", verify.calibration_path)
             day = datetime.now(UTC).strftime("%Y%m%d")
-            if (
-                not services.settings.redis.url
-                and day != recalibrated_on
-                and await services.upkeep.is_leader()
-            ):
-                await services.queue.enqueue("recalibrate", job_id=f"recalibrate:{day}")
-                log.info("queued the daily recalibration %s", day)
-                recalibrated_on = day
+            if day != recalibration_staged_on and await services.upkeep.is_leader():
+                if await stage_daily_recalibration(services, day):
+                    log.info("queued the daily recalibration %s", day)
+                recalibration_staged_on = day
         except Exception:  # upkeep must never take the server down
             log.exception("background upkeep failed")
         await asyncio.sleep(verify.routing_refresh_s)
+
+
+async def stage_daily_recalibration(services: Resources, day: str) -> bool:
+    """Stage the day's recalibration in the outbox, once per day whichever process or restart
+    asks (the job id is the day): like every job it is redelivered until it completes, so a
+    Redis or database outage delays it instead of skipping the day."""
+    from app.resources import unit_of_work
+
+    async with unit_of_work(services) as session:
+        return await OutboxRepository(session).stage_once(
+            "recalibrate", [], job_id=f"recalibrate:{day}"
+        )

@@ -6,7 +6,7 @@ import asyncio
 from contextlib import AsyncExitStack
 from typing import Any
 
-from arq import cron, func
+from arq import func
 from arq.connections import RedisSettings
 
 from app.process import freeze_startup_heap
@@ -56,12 +56,8 @@ def worker_settings() -> dict[str, Any]:
             func(for_arq(f, name), name=name, max_tries=settings.worker.max_tries)
             for name, f in TASKS.items()
         ],
-        # Daily recalibration at 03:00 UTC from the accumulated validated outcomes.
-        "cron_jobs": [
-            cron(
-                for_arq(TASKS["recalibrate"]), name="recalibrate", hour={3}, minute={0}, unique=True
-            )
-        ],
+        # No arq cron: the servers' upkeep leader stages the daily recalibration in the outbox
+        # (app/services/upkeep.py), so it is redelivered until it completes like every job.
         "on_startup": startup,
         "on_shutdown": shutdown,
         "redis_settings": RedisSettings.from_dsn(settings.redis.url),

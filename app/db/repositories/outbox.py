@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboxMessage
@@ -65,13 +66,14 @@ class OutboxRepository:
         return [OutboxMessage(task=t, args=list(a), job_id=j) for t, a, j in jobs]
 
     async def stage_once(self, task: str, args: Sequence[Any], job_id: str) -> bool:
-        """Stage unless a job with this id was ever staged (job ids are unique)."""
-        found = await self.session.scalar(
-            select(OutboxMessage.id).where(OutboxMessage.job_id == job_id)
-        )
-        if found is not None:
+        """Stage unless a job with this id was ever staged (job ids are unique). Written
+        first, not read first: on SQLite a transaction that read cannot write once another
+        connection has committed."""
+        try:
+            async with self.session.begin_nested():
+                self.stage(task, args, job_id)
+        except IntegrityError:
             return False
-        self.stage(task, args, job_id)
         return True
 
     async def due(self, now: datetime, limit: int) -> list[OutboxMessage]:

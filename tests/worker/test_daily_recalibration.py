@@ -1,0 +1,32 @@
+"""The daily recalibration is an outbox job: staged once per day whoever asks, delivered and
+acknowledged like every job (no arq cron that an outage could skip)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from sqlalchemy import select
+
+from app.db.models import OutboxMessage
+from app.resources import Resources
+from app.services.upkeep import stage_daily_recalibration
+
+
+async def test_staged_once_a_day_and_completed(services: Resources) -> None:
+    day = f"test-{uuid.uuid4().hex}"  # not today's: the app's own upkeep staged that one
+    assert await stage_daily_recalibration(services, day) is True
+    assert await stage_daily_recalibration(services, day) is False  # another process, a restart
+
+    job_id = f"recalibrate:{day}"
+    for _ in range(100):
+        async with services.sessionmaker() as session:
+            rows = list(
+                await session.scalars(select(OutboxMessage).where(OutboxMessage.job_id == job_id))
+            )
+        if rows[0].completed_at is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert len(rows) == 1
+    assert rows[0].task == "recalibrate"
+    assert rows[0].completed_at is not None  # ran on the in-process queue and acknowledged
