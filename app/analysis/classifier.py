@@ -107,6 +107,49 @@ _TOPIC_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"(?<![A-Za-z])[A-Za-z]{3,}+(?:\s++[A-Za-z]{3,}+){6}|[\u4e00-\u9fff]{12}"),
     ),
 ]
+# What makes a problem hard beyond its size (weight, pattern): each found adds its weight once.
+# Literal alternations only (linear time on untrusted text).
+_REASONING: list[tuple[int, re.Pattern[str]]] = [
+    (5, re.compile(r"\bprove\b|\bshow that\b|证明|求证", re.I)),
+    (
+        3,
+        re.compile(
+            r"how many (?:ways|different|distinct|possible|ordered|integers|positive)|"
+            r"in how many|number of (?:ways|ordered|different|distinct|possible)|arrange|"
+            r"permutation|combination|\\binom|probability|排列|组合|概率|多少种",
+            re.I,
+        ),
+    ),
+    (
+        3,
+        re.compile(
+            r"modulo|\\pmod|\bmod\b|congruen|remainder|divisible|divisor|multiple of|"
+            r"prime|整除|余数|质数|素数|约数",
+            re.I,
+        ),
+    ),
+    (
+        2,
+        re.compile(
+            r"complex number|roots? of unity|polynomial|\\lfloor|\\lceil|inequalit|sequence|"
+            r"\bseries\b|\\sum|\\prod|vector|matrix|determinant|\\sqrt|不等式|数列",
+            re.I,
+        ),
+    ),
+    (
+        2,
+        re.compile(
+            r"triangle|circle|tangent|radius|radii|\bcube\b|sphere|cylinder|\bcone\b|"
+            r"parallelogram|trapezoid|polygon|perpendicular|inscribed|\\overline|\\angle|"
+            r"三角形|圆|切线|平行四边形|梯形",
+            re.I,
+        ),
+    ),
+    (
+        1,
+        re.compile(r"all possible|smallest|largest|greatest|least|minimum|maximum|最大|最小", re.I),
+    ),
+]
 _EQUATION_SEPARATORS = ",;，；"
 _HIGH_TOPICS = {"trigonometry", "calculus", "logarithms"}
 _MIDDLE_TOPICS = {"quadratic_equation", "system_of_equations", "linear_equation"}
@@ -167,11 +210,18 @@ def _subject(text: str) -> str:
 
 
 def _difficulty(text: str, topics: list[str]) -> Difficulty:
-    numbers = len(re.findall(r"\d+(?:\.\d+)?", text))
+    """Points for size (numbers, operations, length, the longest number), for the topic, and
+    for each kind of reasoning a problem asks for beyond computing (counting, number theory,
+    proofs, geometry, extremes); 0-2 easy, 3-4 medium, 5 and up hard. Measured against MATH
+    problems and reasoning-gym's difficulty settings in docs/analytics.md."""
+    numbers = re.findall(r"\d+(?:\.\d+)?", text)
     operations = len(re.findall(r"[-+*/^=×÷]", text))
-    points = numbers // 3 + operations // 3 + len(text) // 200
-    points += 2 * bool(set(topics) & _HIGH_TOPICS) + bool(set(topics) & _MIDDLE_TOPICS)
-    return "easy" if points <= 2 else "medium" if points <= 5 else "hard"
+    points = len(numbers) // 3 + operations // 3 + len(text) // 300
+    longest = max((len(n) - ("." in n) for n in numbers), default=0)
+    points += (longest >= 4) + (longest >= 7)
+    points += 3 * bool(set(topics) & _HIGH_TOPICS) + bool(set(topics) & _MIDDLE_TOPICS)
+    points += sum(weight for weight, pattern in _REASONING if pattern.search(text))
+    return "easy" if points <= 2 else "medium" if points <= 4 else "hard"
 
 
 def analyze(text: str, subject: str | None = None, grade: str | None = None) -> Analysis:
