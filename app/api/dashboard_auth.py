@@ -91,6 +91,11 @@ async def dashboard(request: Request, services: ServicesDep, session: SessionDep
         await queries.suggestions(session, 10),
         services.registry.preferred,
         calibration_of(services),
+        promise=await queries.promise(session),
+        bins=await queries.calibration_bins(session),
+        table=await queries.quality_table(session),
+        cost=await queries.cost_per_verified(session),
+        followups=any(name not in queries.NOT_MODELS for name in services.registry.order),
     )
     return HTMLResponse(html)
 

@@ -262,3 +262,45 @@ async def test_every_view_and_column_is_documented_and_typed(analyst) -> None:
             if "rate" in name or name in ("verified_precision", "judged_accuracy"):
                 assert kind == "double precision", f"{view}.{name} is {kind}"
             assert kind != "numeric", f"{view}.{name} is numeric"
+
+
+async def test_dashboard_shows_the_promise_of_the_seed(analyst) -> None:
+    from app.analytics import queries
+    from app.analytics.dashboard import coverage_precision_points, page, wilson
+
+    session, rows = analyst
+    counts = await queries.promise(session)
+    verified = sum(r.verified for r in rows)
+    wrong = sum(r.verified and r.found_wrong for r in rows)
+    assert (counts["scans"], counts["answered"]) == (len(rows), sum(r.answered for r in rows))
+    assert (counts["verified"], counts["later_found_wrong"]) == (verified, wrong)
+    bins = await queries.calibration_bins(session)
+    judged = [r for r in rows if r.outcome is not None and not r.replaced]
+    assert sum(b["judged"] for b in bins) == len(judged)
+    curve = coverage_precision_points(bins)
+    assert curve[-1]["coverage"] == pytest.approx(1.0)
+    assert curve[-1]["precision"] == pytest.approx(
+        sum(bool(r.outcome) for r in judged) / len(judged)
+    )
+    table = await queries.quality_table(session)
+    html = page(
+        [],
+        await queries.daily_trend(session),
+        await queries.suggestions(session),
+        {},
+        promise=counts,
+        bins=bins,
+        table=table,
+        cost=await queries.cost_per_verified(session),
+    )
+    assert f'id="verified">{verified}<' in html and f'id="found-wrong">{wrong}<' in html
+    low, high = wilson(wrong, verified) or (0, 0)
+    assert f"95% CI {low:.1%}–{high:.1%}" in html
+    assert html.count('class="bin"') == len(bins) and html.count('class="threshold"') == len(bins)
+    assert "Cost per verified answer" in html and "gpt-4o-mini" not in html  # per provider
+    # no bare percentage on a tiny sample: under 10, a count (k/n), the row greyed
+    for label in re.findall(r'<text class="count"[^>]*>([^<]*)</text>', html):
+        n = int(label.rsplit("n=", 1)[1])
+        assert ("%" in label) == (n >= 10), label
+    small = [r for r in table if r["verified"] < 10]
+    assert html.count('<tr class="small">') == len(small) > 0
