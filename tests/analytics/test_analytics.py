@@ -298,23 +298,26 @@ async def test_recalibration_fits_the_precision_threshold(
 
 
 async def test_server_upkeep_recalibrates_once_a_day(services) -> None:
+    """Two upkeep loops (the app's own and a second, as another process would run) stage one
+    recalibration for the day, in the outbox (delivered until it completes)."""
     import asyncio
     from dataclasses import replace
+    from datetime import UTC, datetime
 
+    from sqlalchemy import func, select
+
+    from app.db.models import OutboxMessage
     from app.resources import keep_fresh
-
-    enqueued: list[str] = []
-
-    class RecordingQueue:
-        async def enqueue(self, task: str, *args, job_id: str, defer_until=None) -> bool:
-            enqueued.append(job_id)
-            return True
 
     settings = services.settings.model_copy(deep=True)
     settings.verify.routing_refresh_s = 0.01
-    # its own Resources: the app's upkeep loop keeps using the real queue and settings
-    ours = replace(services, queue=RecordingQueue(), settings=settings)
+    ours = replace(services, settings=settings)
     upkeep = asyncio.create_task(keep_fresh(ours))
     await asyncio.sleep(0.3)  # many refresh rounds
     upkeep.cancel()
-    assert len(enqueued) == 1 and enqueued[0].startswith("recalibrate:")
+    job_id = f"recalibrate:{datetime.now(UTC).strftime('%Y%m%d')}"
+    async with services.sessionmaker() as session:
+        staged = await session.scalar(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.job_id == job_id)
+        )
+    assert staged == 1
