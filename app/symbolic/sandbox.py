@@ -57,6 +57,13 @@ class SymbolicSandbox:
         except (OSError, EOFError) as exc:  # worker died (e.g. out of memory)
             raise SandboxUnavailable(str(exc)) from exc
 
+    async def run(self, fn: Any, *args: Any, timeout: float | None = None) -> Any:
+        """`fn(*args)` in a killable worker: `fn` must be a module-level function of the
+        project (picklable), its arguments and result picklable. Raises SandboxTimeout after
+        `timeout` seconds (default: the sandbox's time slice), SandboxUnavailable when the pool
+        is closed or the worker died."""
+        return await self._run(fn, *args, timeout=timeout)
+
     async def warm_up(self) -> None:
         """Start every worker and load sympy/math-verify before the first request needs them."""
         await asyncio.gather(

@@ -11,9 +11,10 @@ unknown command is skipped. Pure functions (sandboxed).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from app.symbolic.step_text import Token, to_plain, tokenize
@@ -84,6 +85,7 @@ class Claim:
 class _Side:
     tokens: tuple[Token, ...]
     units: tuple[str, ...]
+    quotient_of_quantities: bool = False  # a unit divided by a number: 1 hour / 60 minutes
 
     @property
     def has_operator(self) -> bool:
@@ -113,11 +115,17 @@ class _Side:
 
 
 class _Evaluator:
-    """Recursive descent over one side's tokens to an exact Fraction (no variables)."""
+    """Recursive descent over one side's tokens to an exact Fraction (no variables).
 
-    def __init__(self, tokens: tuple[Token, ...]) -> None:
+    `loose`: the readings a writer may have meant where the notation is ambiguous in
+    practice: `a / b × c` and `a / b(c)` as a / (b × c), `-3^2` as (-3)^2, `2^3^2` as
+    (2^3)^2. A calculation false in the standard reading but true in the loose one is never
+    flagged."""
+
+    def __init__(self, tokens: tuple[Token, ...], loose: bool = False) -> None:
         self.tokens = tokens
         self.pos = 0
+        self.loose = loose
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -154,6 +162,8 @@ class _Evaluator:
                 divided = divided or t.text == "/"
                 self.take()
                 right = self.unary()
+                if t.text == "/" and self.loose:
+                    right = self._denominator_product(right)
                 if t.text == "/":
                     if right == 0:
                         raise Unreadable("division by zero")
@@ -169,24 +179,49 @@ class _Evaluator:
             _bounded(value)
         return value
 
+    def _denominator_product(self, value: Fraction) -> Fraction:
+        """The loose reading of a / b × c: the products right after a division belong to
+        the denominator."""
+        while (t := self.peek()) is not None:
+            touching = self.pos > 0 and t.start == self.tokens[self.pos - 1].end
+            if t.kind == "op" and t.text == "*":
+                self.take()
+            elif not (t.kind in ("lp", "sqrt") and touching):
+                break
+            value *= self.unary()
+            _bounded(value)
+        return value
+
     def unary(self) -> Fraction:
         t = self.peek()
         if t is not None and t.kind == "op" and t.text in "+-":
             if t.text == "+" and self.pos > 0 and self.tokens[self.pos - 1].kind == "op":
                 raise Unreadable("1 * +1: an operator typed twice")
             self.take()
+            if self.loose and t.text == "-":
+                return self.power(negate=True)  # -3^2 read as (-3)^2
             value = self.unary()
             return -value if t.text == "-" else value
         return self.power()
 
-    def power(self) -> Fraction:
+    def power(self, negate: bool = False) -> Fraction:
         base = self.postfix()
-        t = self.peek()
-        if t is not None and t.kind == "op" and t.text == "^":
+        if negate:
+            base = -base
+        while (t := self.peek()) is not None and t.kind == "op" and t.text == "^":
             self.take()
-            exponent = self.unary()
-            return _power(base, exponent)
+            if not self.loose:
+                return _power(base, self.unary())  # right-associative: 2^3^2 = 2^9
+            base = _power(base, self._exponent())  # (2^3)^2
         return base
+
+    def _exponent(self) -> Fraction:
+        t = self.peek()
+        if t is not None and t.kind == "op" and t.text in "+-":
+            self.take()
+            value = self.postfix()
+            return -value if t.text == "-" else value
+        return self.postfix()
 
     def postfix(self) -> Fraction:
         value = self.atom()
@@ -238,10 +273,21 @@ def _power(base: Fraction, exponent: Fraction) -> Fraction:
     return result
 
 
-def evaluate(tokens: tuple[Token, ...]) -> Fraction:
+def evaluate(tokens: tuple[Token, ...], loose: bool = False) -> Fraction:
     if any(t.kind == "var" for t in tokens):
         raise Unreadable("has a variable")
-    return _Evaluator(tokens).parse()
+    return _Evaluator(tokens, loose).parse()
+
+
+def _loose_readings_agree(left: tuple[Token, ...], right: tuple[Token, ...]) -> bool:
+    """Is the claim true when either side is read the loose way (a / b × c as a / (b × c),
+    -3^2 as (-3)^2)?"""
+    try:
+        strict = (evaluate(left), evaluate(right))
+        loose = (evaluate(left, loose=True), evaluate(right, loose=True))
+    except _NOT_JUDGED:
+        return False
+    return loose[0] == strict[1] or strict[0] == loose[1] or loose[0] == loose[1]
 
 
 def _decimal_places(token: Token) -> int:
@@ -370,6 +416,8 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
             return not _mixed_number_around(tokens, index, step)
         if step < 0 and (word in INDEX_WORDS or word.endswith("第")):
             return False  # day 1 * 2 = 20 pages: "day 1" names the day
+        if step < 0 and word in _SUPPOSITIONS:
+            return False  # "if 2 + 2 = 5, …": supposed, not claimed
         if step < 0 and index > 0 and tokens[index - 1].kind in ("num", "op"):
             # 1 hour 20 minutes = …, Week 1 + Week 2 = …, 25 classmates + his 1 teacher + …:
             # the quantity goes on to the left, through words
@@ -382,6 +430,8 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
         touching = token.start == run_edge.end or token.end == run_edge.start
         if token.text in ":!" and touching:
             return False
+        if token.text == "?" and step > 0:
+            return False  # "Is 3 × 7 = 20?": a question, not a claim
         if token.text == "," and step < 0:
             beyond = tokens[index - 1] if index > 0 else None
             return beyond is None or beyond.kind not in ("num", "rp", "pct")
@@ -412,7 +462,11 @@ def _split_sides(run: list[Token]) -> tuple[list[_Side], list[str]] | None:
             if not current:
                 return None
             units = tuple(u.text for u in current if u.kind == "unit")
-            sides.append(_Side(tuple(u for u in current if u.kind != "unit"), units))
+            quotient = any(
+                u.kind == "unit" and v.kind == "op" and v.text == "/"
+                for u, v in itertools.pairwise(current)
+            )
+            sides.append(_Side(tuple(u for u in current if u.kind != "unit"), units, quotient))
             if t.start >= 0:
                 separators.append(t.kind)
             current = []
@@ -428,8 +482,8 @@ def _strip_outer_parentheses(sides: list[_Side]) -> list[_Side]:
     closes = sum(t.kind == "rp" for t in last) - sum(t.kind == "lp" for t in last)
     if opens == 1 and closes == 1 and first[0].kind == "lp" and last[-1].kind == "rp":
         sides = list(sides)
-        sides[0] = _Side(first[1:], sides[0].units)
-        sides[-1] = _Side(sides[-1].tokens[:-1], sides[-1].units)
+        sides[0] = replace(sides[0], tokens=first[1:])
+        sides[-1] = replace(sides[-1], tokens=sides[-1].tokens[:-1])
     return sides
 
 
@@ -480,8 +534,31 @@ def _rounds_to(exact: Fraction, literal: Token, negative: bool) -> bool:
     return places > 0 and any(Fraction(c, scale) == written for c in candidates)
 
 
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the step and its problem say around the numbers."""
+
+    rounding_stated: bool = False  # ≈, "about", "round to the nearest tenth" (step or problem)
+    scaled: bool = False  # thousands, cents, 万 … said beside the numbers (step or problem)
+    percent: bool = False  # a percent is in play: 20 may be written for 0.2
+
+
+def _round_number(exact: Fraction, literal: Token) -> bool:
+    """333,000 for 333,333.3: a whole number of at least two significant digits ending in at
+    least three zeros that is a non-whole exact value rounded or cut off at that place (not
+    1000 for 500 + 600, nor 15000 for 12000 + 3100: a sum of whole numbers is not rounded)."""
+    text = literal.text
+    digits = text.rstrip("0")
+    zeros = len(text) - len(digits)
+    if "." in text or zeros < 3 or len(digits) < 2 or exact.denominator == 1:
+        return False
+    scaled = abs(exact) / 10**zeros
+    candidates = {math.floor(scaled + Fraction(1, 2)), math.ceil(scaled - Fraction(1, 2))}
+    return int(digits) in candidates | {math.floor(scaled)}
+
+
 def _judge_pair(
-    left: _Side, right: _Side, separator: str, rounding_stated: bool, scaled: bool = False
+    left: _Side, right: _Side, separator: str, context: Context
 ) -> tuple[Verdict, str] | None:
     """ok / wrong / unchecked for `left = right`; None when a side is not arithmetic."""
     try:
@@ -493,7 +570,16 @@ def _judge_pair(
     has_percent = any(t.kind == "pct" for t in (*left.tokens, *right.tokens))
     if has_percent:
         return "unchecked", "percent written loosely"
-    approximate = separator == "approx" or rounding_stated
+    if _loose_readings_agree(left.tokens, right.tokens):
+        return "unchecked", "true when the notation is read another way (a / b × c, -3^2)"
+    if context.percent and a and b and abs(a / b) in (100, Fraction(1, 100)):
+        return "unchecked", "a percent written as a number or a fraction (20 for 20%)"
+    names_left, names_right = _unit_names(left), _unit_names(right)
+    if left.units and right.units and names_left != names_right:
+        # 4 daps / 7 = 7 yaps / 7, 20 daps = 35 yaps: sides in different units are a
+        # conversion (units the reader does not know included), not a calculation
+        return "unchecked", "different units on the two sides"
+    approximate = separator == "approx" or context.rounding_stated
     for literal_side, exact in ((right, a), (left, b)):
         literal = literal_side.literal
         if literal is None:
@@ -511,6 +597,8 @@ def _judge_pair(
             value = Fraction(literal.text) * (-1 if negative else 1)
             if value in (math.floor(exact), math.ceil(exact)):
                 return ("ok", "rounded") if approximate else ("unchecked", "rounded to a whole")
+        if _round_number(exact, literal):
+            return "unchecked", "rounded to a round number (1000000 / 3 = 333,000)"
     if approximate:
         return "unchecked", "approximate"
     try:
@@ -522,11 +610,15 @@ def _judge_pair(
         return "unchecked", "consistent with rounded inputs"
     if any(len(_unit_names(side) & CONVERTIBLE_UNITS) > 1 for side in (left, right)):
         return "unchecked", "mixed units on one side (4 pounds - 6 ounces)"
-    if _units_may_differ(left, right) and (
-        (left.units and right.units) or (a and b and _conversion_factor(a / b))
-    ):
-        return "unchecked", "different units on the two sides"
-    if a and b and scaled and _conversion_factor(a / b, (10, 100, 1000, 10**4, 10**6, 10**9)):
+    if a and b and _conversion_factor(a / b):
+        if _units_may_differ(left, right):
+            return "unchecked", "different units on the two sides"
+        if left.quotient_of_quantities or right.quotient_of_quantities:
+            # 70 miles/hour × 1 hour/60 minutes: a conversion factor, worth 1, written
+            # as a quotient of two quantities (numerically 1/60)
+            return "unchecked", "a conversion factor written as a quotient of quantities"
+    powers_of_ten = (10, 100, 1000, 10**4, 10**6, 10**9)
+    if a and b and context.scaled and _conversion_factor(a / b, powers_of_ten):
         return "unchecked", "off by a power of ten (thousands or cents may be implied)"
     return "wrong", f"{_show(a)} ≠ {_show(b)}"
 
@@ -580,8 +672,8 @@ def _show(value: Fraction) -> str:
 
 
 def _running_total(left: _Side, right: _Side) -> bool:
-    """2 + 3 = 5 + 4, or -25/2 = -25/2 + 30: the right side goes on from the left side's
-    value (a running total written as one chain)."""
+    """2 + 3 = 5 + 4, 5 + 3 = 8 × 2, or -25/2 = -25/2 + 30: the right side goes on from
+    the left side's value (a running total written as one chain)."""
     try:
         value = evaluate(left.tokens)
     except _NOT_JUDGED:
@@ -589,7 +681,7 @@ def _running_total(left: _Side, right: _Side) -> bool:
     depth = 0
     for k, t in enumerate(right.tokens):
         depth += (t.kind == "lp") - (t.kind == "rp")
-        if depth == 0 and k > 0 and t.kind == "op" and t.text in "+-":
+        if depth == 0 and k > 0 and t.kind == "op" and t.text in "+-*/":
             try:
                 if evaluate(right.tokens[:k]) == value:
                     return True
@@ -607,17 +699,38 @@ class _Statement:
     separators: list[str]
     text: str
     after_words: bool = False  # words right before it: its first side may be a label
+    span: tuple[int, int] = (0, 0)  # the tokens it was read from, its name included
 
 
-def _name_before(tokens: list[Token], start: int) -> str | None:
-    """The words that name a quantity right before `= …` (Total fruits = 52 + 24)."""
+def _name_before(tokens: list[Token], start: int) -> tuple[str | None, int]:
+    """The words that name a quantity right before `= …` (Total fruits = 52 + 24), and the
+    index of the first of them."""
     words: list[str] = []
     i = start - 1
     while i >= 0 and tokens[i].kind in ("word", "var") and len(words) < 6:
         words.insert(0, tokens[i].text.lower())
         i -= 1
     name = " ".join(" ".join(words).split())
-    return name if any(len(w) >= 3 for w in name.split()) else None
+    return (name, i + 1) if any(len(w) >= 3 for w in name.split()) else (None, start)
+
+
+# Words right before a calculation that suppose it rather than claim it.
+_SUPPOSING = "if suppose supposing assume assuming whether 假设 如果 若 假如"
+_SUPPOSITIONS = frozenset(_SUPPOSING.split())
+# Words right after a calculation that deny it ("5 + 3 = 9 is wrong", "= 22? No"): what the
+# writer rejects is not a claim.
+_DENYING = """not isn't isnt doesn't doesnt wrong incorrect false mistake error typo oops no
+    不 不对 错 错了 不是"""
+_DENIALS = frozenset(_DENYING.split())
+
+
+def _denied_after(tokens: list[Token], end: int) -> bool:
+    """`= 9 is wrong`, `= 9 isn't right`, `=11不对`: a denial right after the calculation
+    (not `= 4 guests who did not get one`, `= 1, which is not prime`)."""
+    words = [t.text.lower() if t.kind == "word" else "" for t in tokens[end : end + 2]]
+    if words and words[0] in _DENIALS:
+        return True
+    return len(words) == 2 and words[0] in ("is", "was", "are", "that's") and words[1] in _DENIALS
 
 
 def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
@@ -626,12 +739,16 @@ def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
     for start, end, run in _runs(tokens):
         if not any(t.kind in ("eq", "approx") for t in run):
             continue
-        if any(t.kind == "other" for t in run) or not _safe_edge(tokens, end, 1, run[-1], plain):
+        if (
+            any(t.kind == "other" for t in run)
+            or not _safe_edge(tokens, end, 1, run[-1], plain)
+            or _denied_after(tokens, end)
+        ):
             statements.append(None)
             continue
-        name = None
+        name, first = None, start
         if run[0].kind == "eq":  # "Total cost = 10 + 24 = 50": a named quantity
-            name = _name_before(tokens, start)
+            name, first = _name_before(tokens, start)
             run = run[1:]
         elif not _safe_edge(tokens, start - 1, -1, run[0], plain):
             statements.append(None)
@@ -652,15 +769,15 @@ def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
         after = tokens[end] if end < len(tokens) else None
         if after is not None and after.kind == "word" and run[-1].kind in ("num", "pct"):
             # "= 26 cents more": the unit the run could not take still names the value
-            sides[-1] = _Side(sides[-1].tokens, (*sides[-1].units, after.text))
+            sides[-1] = replace(sides[-1], units=(*sides[-1].units, after.text))
         text = plain[run[0].start : run[-1].end].strip()
         labelled = name is None and before is not None and before.kind in ("word", "var")
         sides = _strip_outer_parentheses(sides)
-        statements.append(_Statement(name, sides, separators, text, labelled))
+        statements.append(_Statement(name, sides, separators, text, labelled, (first, end)))
     return statements
 
 
-def _judge_chain(statement: _Statement, rounding_stated: bool, scaled: bool) -> Claim | None:
+def _judge_chain(statement: _Statement, context: Context) -> Claim | None:
     sides, separators = statement.sides, statement.separators
     if len(sides) < 2 or not any(s.has_operator for s in sides):
         return None  # "1 hour = 60 minutes", "Day 1 = 5": no calculation
@@ -669,7 +786,7 @@ def _judge_chain(statement: _Statement, rounding_stated: bool, scaled: bool) -> 
         left, right = sides[i], sides[i + 1]
         if not left.tokens or not right.tokens:
             return None
-        judged = _judge_pair(left, right, separators[i], rounding_stated, scaled)
+        judged = _judge_pair(left, right, separators[i], context)
         if judged is None:
             continue
         if judged[0] == "wrong" and len(sides) > 2 and _running_total(left, right):
@@ -712,23 +829,85 @@ def _named_pair(first: _Statement | None, second: _Statement | None) -> _Stateme
     if len(second.sides) != 1 or second.sides[0].literal is None or not last.has_operator:
         return None
     text = f"{first.text.split('=')[-1].strip()} = {second.text}"
-    return _Statement(first.name, [last, second.sides[0]], ["eq"], text)
+    span = (first.span[0], second.span[1])
+    return _Statement(first.name, [last, second.sides[0]], ["eq"], text, span=span)
 
 
-def claims_in(step: str) -> list[Claim]:
-    """Every arithmetic claim in the step, judged."""
+@dataclass(frozen=True, slots=True)
+class StepReading:
+    claims: list[Claim]
+    # The step says nothing but its calculations (18 - 6 = 12, Total = 3 + 4 = 7, 18-6=12
+    # （个）): when they all check, nothing else in it is left unread. A step with prose
+    # around right calculations may still hold the mistake (the reasoning).
+    calculations_only: bool
+
+
+# Words that only lead into a calculation: a line made of them and calculations says nothing
+# else.
+_CONNECTING = """so then thus therefore hence now first next finally and also
+    所以 因此 则 得 即 那么 答 解"""
+_CONNECTIVES = frozenset(_CONNECTING.split())
+# A step that takes back what it wrote ("12 × 2 = 22, oops, 24") or derives a false
+# equation on purpose ("then 1/5 = 1/2, which is a contradiction"): its false calculation is
+# one the writer rejects.
+_CORRECTION = re.compile(
+    r"\b(?:oops|mistake|typo|correction|corrected|actually|wait|recalculat\w*|re-?check\w*|"
+    r"should (?:be|have been)|instead|contradict\w*|impossible|absurd)\b|"
+    r"不对|错了|应为|应该是|更正|改正|矛盾|不可能|不成立",
+    re.IGNORECASE,
+)
+_PERCENT_WORDS = re.compile(r"%|percent|百分|折", re.IGNORECASE)
+# Rounding asked for by the problem ("to the nearest tenth", "estimate"): "about" and
+# "around" there are prose (rotate around the sun).
+_PROBLEM_ROUNDING_WORDS = re.compile(
+    r"\bround(?:ed|ing)?\b|\bnearest\b|approximat|estimat|decimal places?|"
+    r"significant (?:figures|digits)|四舍五入|精确到|保留.{0,6}(?:小数|位)|近似|约",
+    re.IGNORECASE,
+)
+# Scale words in the problem (thousands, cents): its money signs say nothing of a scale.
+_PROBLEM_SCALE_WORDS = re.compile(
+    r"thousand|million|billion|hundred|cents?\b|千|万|百|亿", re.IGNORECASE
+)
+
+
+def read_step(step: str, problem: str = "") -> StepReading:
+    """Every arithmetic claim in the step, judged; the problem tells whether rounding was
+    asked for, a percent or a scale (thousands, cents) is in play."""
     plain = to_plain(step)
     tokens = tokenize(plain)
-    rounding_stated = bool(_ROUNDING_WORDS.search(step))
-    scaled = bool(_SCALE_WORDS.search(step))
+    context = Context(
+        rounding_stated=bool(
+            _ROUNDING_WORDS.search(step) or _PROBLEM_ROUNDING_WORDS.search(problem)
+        ),
+        scaled=bool(_SCALE_WORDS.search(step) or _PROBLEM_SCALE_WORDS.search(problem)),
+        percent=bool(_PERCENT_WORDS.search(step) or _PERCENT_WORDS.search(problem)),
+    )
     statements = _statements(plain, tokens)
     claims: list[Claim] = []
+    covered: set[int] = set()
     for i, statement in enumerate(statements):
         if statement is None:
             continue
         pair = _named_pair(statements[i - 1], statement) if i else None
         for chain in (statement, pair):
-            claim = None if chain is None else _judge_chain(chain, rounding_stated, scaled)
-            if claim is not None:
+            claim = None if chain is None else _judge_chain(chain, context)
+            if claim is not None and chain is not None:
                 claims.append(claim)
-    return claims
+                covered.update(range(*chain.span))
+    if _CORRECTION.search(step):
+        claims = [
+            Claim(c.text, "unchecked", "the step rejects it itself") if c.verdict == "wrong" else c
+            for c in claims
+        ]
+    alone = bool(claims) and all(
+        i in covered
+        or t.kind in ("punct", "arrow")
+        or (t.kind == "word" and t.text.lower() in _CONNECTIVES)
+        for i, t in enumerate(tokens)
+    )
+    return StepReading(claims, alone)
+
+
+def claims_in(step: str, problem: str = "") -> list[Claim]:
+    """Every arithmetic claim in the step, judged."""
+    return read_step(step, problem).claims

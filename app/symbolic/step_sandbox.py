@@ -23,8 +23,7 @@ async def check_steps(
 ) -> list[StepFinding]:
     """One finding per step; every step `unchecked` when the sandbox runs out of time."""
     try:
-        # SymbolicSandbox has no public "run this function" yet; _run is its one entry.
-        findings = await sandbox._run(
+        findings = await sandbox.run(
             check_step_list, problem, steps, timeout=sandbox.timeout_s * TIME_SLICES
         )
     except SandboxTimeout:

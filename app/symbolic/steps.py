@@ -15,7 +15,7 @@ import logging
 import re
 from dataclasses import dataclass
 
-from app.symbolic.step_arithmetic import claims_in
+from app.symbolic.step_arithmetic import StepReading, read_step
 from app.symbolic.step_equations import derivation_verdicts
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,15 @@ class StepFinding:
     method: str | None  # arithmetic | equation; None when nothing could check the step
     claim: str | None  # what was checked, as the student wrote it (plain notation)
     detail: str  # why (English, for developers)
+    # Everything the step says was checked: a derivation line, or a line of nothing but
+    # calculations. `ok` with prose around right calculations is only "the calculations are
+    # right": the reasoning in the prose was not read, and may hold the mistake.
+    whole: bool = False
+
+    @property
+    def shown_right(self) -> bool:
+        """Is the step right, as far as anything can tell without reading its reasoning?"""
+        return self.verdict == "ok" and (self.method == "equation" or self.whole)
 
 
 UNCHECKED = StepFinding("unchecked", None, None, "no calculation the symbolic checks can read")
@@ -52,10 +61,11 @@ def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     findings: list[StepFinding] = []
     for index, step in enumerate(steps):
         try:
-            claims = claims_in(step[:MAX_STEP_CHARS])
+            reading = read_step(step[:MAX_STEP_CHARS], problem)
         except _FAILURES:  # a reader's bug must cost an abstention, never the request
             log.exception("arithmetic check failed on step %d", index)
-            claims = []
+            reading = StepReading([], False)
+        claims = reading.claims
         if other_system or _OTHER_NUMBER_SYSTEM.search(step):
             claims = [c for c in claims if c.verdict == "ok"]  # a "false" one may be in base 5
         wrong = next((c for c in claims if c.verdict == "wrong"), None)
@@ -65,10 +75,18 @@ def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
         elif line is not None and line.verdict == "wrong":
             findings.append(StepFinding("wrong", "equation", line.equation, line.why))
         elif line is not None and line.verdict == "ok":
-            findings.append(StepFinding("ok", "equation", line.equation, line.why))
+            findings.append(StepFinding("ok", "equation", line.equation, line.why, whole=True))
         elif claims and all(c.verdict == "ok" for c in claims):
             shown = "; ".join(c.text for c in claims)
-            findings.append(StepFinding("ok", "arithmetic", shown, "every calculation checks"))
+            findings.append(
+                StepFinding(
+                    "ok",
+                    "arithmetic",
+                    shown,
+                    "every calculation checks",
+                    whole=reading.calculations_only,
+                )
+            )
         elif claims:
             doubt = next(c for c in claims if c.verdict != "ok")
             findings.append(StepFinding("unchecked", None, doubt.text, doubt.why))

@@ -8,9 +8,13 @@ equation, is set aside whole. Otherwise the step it names is `wrong` (method `ll
 comes before any symbolic flag, and the steps before it are `ok`.
 
 Two "first" steps: `first_flagged` is the first step any check found wrong; `first_error` is
-that step only when every step before it was decided `ok`. A false calculation after a step
-nothing could read is wrong, but it is not known to be the *first* error: the reasoning before
-it may already have gone wrong (ProcessBench's MATH solutions do, often).
+that step only when every step before it was shown right: a derivation line that keeps the
+equation's solutions, a line of nothing but right calculations, or a step a model critique
+that stood vouched for (it named a later step). A false calculation after a step nothing could
+read is wrong, but it is not known to be the *first* error: the reasoning before it may
+already have gone wrong (ProcessBench's MATH solutions do, often). Right calculations inside
+prose are no such proof: the prose's reasoning may be the mistake (`\\frac{2}{2}=1`, so the
+lines with slope greater than 1 are outside of the square).
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ class StepOutcome:
     verdict: str  # ok | wrong | unchecked
     method: str | None  # arithmetic | equation | llm
     finding: StepFinding
+    # shown right: every step before a claimed first error must be (StepFinding.shown_right,
+    # or vouched for by a model critique that stood)
+    vouched: bool = False
 
 
 def critique_stands(findings: Sequence[StepFinding], critique: StepCritique | None) -> bool:
@@ -51,9 +58,9 @@ def first_flagged(outcomes: Sequence[StepOutcome]) -> int | None:
 
 
 def first_error(outcomes: Sequence[StepOutcome]) -> int | None:
-    """The first wrong step, when every step before it was decided `ok`; else None."""
+    """The first wrong step, when every step before it was shown right; else None."""
     flagged = first_flagged(outcomes)
-    if flagged is None or any(o.verdict != "ok" for o in outcomes[:flagged]):
+    if flagged is None or any(not (o.verdict == "ok" and o.vouched) for o in outcomes[:flagged]):
         return None
     return flagged
 
@@ -70,7 +77,9 @@ def combine(findings: Sequence[StepFinding], critique: StepCritique | None) -> l
             outcomes.append(StepOutcome("wrong", "llm", finding))
         elif model_index is not None and (model_index == NO_ERROR or i < model_index):
             method = finding.method if finding.verdict == "ok" else "llm"
-            outcomes.append(StepOutcome("ok", method, finding))
+            outcomes.append(StepOutcome("ok", method, finding, vouched=True))
         else:
-            outcomes.append(StepOutcome(finding.verdict, finding.method, finding))
+            outcomes.append(
+                StepOutcome(finding.verdict, finding.method, finding, finding.shown_right)
+            )
     return outcomes

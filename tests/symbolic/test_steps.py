@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.symbolic.step_arithmetic import claims_in
+from app.symbolic.step_arithmetic import claims_in, read_step
 from app.symbolic.step_equations import derivation_verdicts, read_equation
 from app.symbolic.steps import check_step_list
 
@@ -271,3 +271,97 @@ def test_a_machine_printed_float_is_not_a_wrong_rounding() -> None:
     ]
     assert verdicts("2000 / 75 = 26.666666666666") == ["ok"]  # cut off
     assert verdicts("2000 / 75 = 26.766666666666668") == ["wrong"]
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # Found on Gemini's MATH solutions (right work): conversions between made-up units,
+        # sides in different units the reader does not know.
+        ("", "(4 daps) / 7 = (7 yaps) / 7"),
+        ("", "1 bap = (5/3) yaps = (5/3) * (4/7) daps = (20/21) daps"),
+        ("", "Multiply the first equation by 5: (4 daps = 7 yaps) * 5 = 20 daps = 35 yaps"),
+        # a conversion factor written as a quotient of quantities (worth 1, numerically 1/60)
+        ("", "70 miles/hour * 1 hour/60 miles/hour = 70 miles/hour"),
+        # notation read two ways: a / b × c, a / b(c), -3^2, 2^3^2
+        ("", "12 ÷ 2(3) = 2"),
+        ("", "6/2 × 3 = 1"),
+        ("", "\\frac{1}{2} \\div \\frac{1}{4} \\times 2 = 1"),
+        ("", "x = -3, so x^2 = -3^2 = 9"),
+        ("", "2^3^2 = 64"),
+        # a percent written as a number, when a percent is in play
+        ("A shirt costing $50 is 20% off. How much is saved?", "50 × 20 = 10"),
+        ("What percent of 60 is 45?", "45/60 = 75"),
+        ("The price rose from 50 to 60. By what percent?", "(60 - 50)/50 = 20"),
+        # rounding the problem asks for, a round number for a non-whole value
+        ("Round your answer to the nearest hundred.", "3456 + 1234 = 4700"),
+        ("", "1000000 / 3 = 333,000"),
+        # a running total written as one chain, with any operator
+        ("", "5 + 3 = 8 × 2 = 16"),
+        ("", "10 - 4 = 6 / 2 = 3"),
+        # what the writer asks, supposes, denies or takes back is not claimed
+        ("", "Is 3 × 7 = 20?"),
+        ("", "5 + 3 = 9 is wrong"),
+        ("", "If 2 + 2 = 5, then anything follows."),
+        ("", "12 × 2 = 22, oops, 12 × 2 = 24"),
+        ("", "18-6=11不对，18-6=12"),
+        ("", "Hence, \\(\\frac{1}{5} = \\frac{1}{2}\\), which is a contradiction."),
+        ("", "Then \\[(-1)(-1)(4)(4) = 65,\\]which is a contradiction."),
+    ],
+)
+def test_misreadings_abstain(problem: str, step: str) -> None:
+    assert "wrong" not in [c.verdict for c in claims_in(step, problem)], claims_in(step, problem)
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # the same shapes, false beyond doubt, are still flagged
+        ("", "(4 daps) / 7 = (8 daps) / 7"),
+        ("", "12 ÷ 2(3) = 5"),
+        ("", "50 × 20 = 10"),  # no percent in play
+        ("", "3456 + 1234 = 4700"),  # no rounding asked for
+        ("", "500 + 600 = 1000"),  # a sum of whole numbers is not rounded
+        ("", "12000 + 3100 = 15000"),
+        ("", "4 × 5 = 20 × 3 = 50"),  # the chain goes on from 20, and 60 ≠ 50
+        ("", "2 + 3 × 4 = 20"),  # the order of operations is not a matter of notation
+        ("Planets take 360 and 450 days to rotate around the sun.", "2^3 * 3^3 = 8 * 27 = 226"),
+        ("", "Out of 40 guests, 36 got one, leaving 40 - 36 = 5 guests who did not get one."),
+    ],
+)
+def test_false_beyond_doubt_is_still_flagged(problem: str, step: str) -> None:
+    assert "wrong" in [c.verdict for c in claims_in(step, problem)], claims_in(step, problem)
+
+
+@pytest.mark.parametrize(
+    ("step", "alone"),
+    [
+        ("18 - 6 = 12", True),
+        ("18-6=12（个）", True),
+        ("So 7 + 8 = 15.", True),
+        ("Total cost = $10 + $24 = $34", True),
+        ("\\[ \\text{Total fruits} = 52 + 24 \\] \\[ \\text{Total fruits} = 76 \\]", True),
+        ("He has 18 - 6 = 12 apples left.", False),
+        ("The slope is \\(\\frac{2}{2} = 1\\), so steeper lines miss the square.", False),
+        ("Step 1: 5 + 3 = 8", False),
+        ("3 + 4 = 7, 7 × 2 = 14", False),  # the second calculation is not read
+    ],
+)
+def test_a_line_of_nothing_but_calculations(step: str, alone: bool) -> None:
+    reading = read_step(step)
+    assert reading.claims and reading.calculations_only is alone, reading
+
+
+def test_only_steps_shown_right_vouch_for_a_first_error() -> None:
+    """Right calculations inside prose do not show the step right: the reasoning around them
+    was not read (ProcessBench math-66: `\\frac{2}{2}=1`, then a false conclusion)."""
+    from app.verification.step_verdicts import combine, first_error, first_flagged
+
+    problem = "Tom has 18 apples and gives away 6. Then he buys twice as many as he has left."
+    bare = ["18 - 6 = 12", "12 × 2 = 22"]
+    prose = ["He gives away 6, so he has 18 - 6 = 12 and buys twice that.", "12 × 2 = 22"]
+    for steps, claimed in ((bare, 1), (prose, None)):
+        findings = check_step_list(problem, steps)
+        assert [f.verdict for f in findings] == ["ok", "wrong"]
+        outcomes = combine(findings, None)
+        assert (first_error(outcomes), first_flagged(outcomes)) == (claimed, 1)

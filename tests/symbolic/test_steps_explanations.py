@@ -54,7 +54,7 @@ def test_an_arithmetic_explanation_quotes_the_student_and_states_no_right_value(
     else:
         problem = EN_PROBLEM.format(a=a, b=b, c=c)
         steps = [
-            f"He starts with {a} + 0 = {a}.",
+            f"So {a} + 0 = {a}.",  # nothing but a calculation: shown right when it checks
             f"{b} × {c} = {wrong}",
             f"{a} + {wrong} = {a + wrong}",
         ]
