@@ -6,7 +6,7 @@ import asyncio
 import json
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -192,9 +192,43 @@ def gsm8k(
 @bench_app.command("perf")
 def perf(
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the figures here.")] = None,
-    latency: Annotated[float, typer.Option(help="Fake model latency L, seconds.")] = 0.2,
+    latency: Annotated[
+        list[float] | None,
+        typer.Option(
+            help="Fake model latency L, seconds; repeat it (--latency 0.2 --latency 1.0): the "
+            "first is the critical and fanout sections' L, every one is measured in the "
+            "latency section. Default: 0.2 and 1.0."
+        ),
+    ] = None,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Run only this section (repeatable): critical, throughput, latency, fanout, "
+            "cost, verified, local_model, ocr."
+        ),
+    ] = None,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            help="Recorded run for the verified section (a MAV run directory or a "
+            "recorded-run JSONL): calls and tokens per verified answer per evidence policy."
+        ),
+    ] = None,
+    replay_policy: Annotated[
+        list[str] | None,
+        typer.Option(help="Evidence policy the verified section prices (repeatable)."),
+    ] = None,
+    replay_fit_passes: Annotated[
+        int, typer.Option(help="`bench service --fit-passes` for the replay.")
+    ] = 1,
+    replay_quick_verifier: Annotated[
+        str | None, typer.Option(help="`bench service --quick-verifier` for the replay.")
+    ] = None,
     rounds: Annotated[int, typer.Option(help="Requests per client at each level.")] = 8,
     throughput_s: Annotated[float, typer.Option(help="Seconds per throughput run.")] = 10.0,
+    repeats: Annotated[
+        int, typer.Option(help="Throughput runs, ours and the baseline alternated (medians).")
+    ] = 1,
     redis_url: Annotated[
         str | None, typer.Option(help="Queue for follow-up jobs; in-process if unreachable.")
     ] = "redis://127.0.0.1:6379/14",
@@ -202,21 +236,44 @@ def perf(
         str | None, typer.Option(help="Where a throwaway database is created; '' to skip.")
     ] = "postgresql://postgres@127.0.0.1:5432/postgres",
 ) -> None:
-    """Overhead against the model critical path, a hand-written baseline, throughput on
-    SQLite and Postgres, verifier fan-out, local model and OCR speed, peak RSS."""
-    from app.bench.perf.run import PerfConfig, run_perf, table
+    """Overhead against the model critical path and a hand-written baseline (same model calls,
+    same Postgres writes, a plain Starlette route): latency at every --latency, throughput and
+    CPU per scan, verifier fan-out, calls and tokens per scan and per verified answer, local
+    model and OCR speed, peak RSS. Each section is isolated: one that fails is reported and
+    the rest still run and are written to --json (after every section). Exits 1 if a section
+    failed."""
+    from app.bench.perf.run import SECTIONS, PerfConfig, run_perf, table
+    from app.bench.perf.sections import failed, selected
+    from app.bench.perf.verified import DEFAULT_POLICIES
 
+    try:
+        selected(SECTIONS, only or ())
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--only") from exc
+    latencies = tuple(latency or (0.2, 1.0))
     config = PerfConfig(
-        latency_s=latency,
+        latency_s=latencies[0],
+        latencies_s=latencies,
         rounds=rounds,
         throughput_s=throughput_s,
+        repeats=max(1, repeats),
         redis_url=redis_url or None,
         postgres_admin_url=postgres_admin_url or None,
+        only=tuple(only or ()),
+        replay=replay,
+        replay_policies=tuple(replay_policy or DEFAULT_POLICIES),
+        replay_fit_passes=max(1, replay_fit_passes),
+        replay_quick_verifier=replay_quick_verifier,
     )
-    report = asyncio.run(run_perf(config, say=lambda line: typer.echo(line, err=True)))
+
+    def save(report: dict[str, Any]) -> None:
+        if json_out is not None:
+            json_out.write_text(json.dumps(report, indent=2, ensure_ascii=False))
+
+    report = asyncio.run(run_perf(config, say=lambda line: typer.echo(line, err=True), save=save))
     typer.echo("\n".join(table(report)))
-    if json_out is not None:
-        json_out.write_text(json.dumps(report, indent=2, ensure_ascii=False))
+    if failed(report):
+        raise typer.Exit(1)
 
 
 @bench_app.command("load")
@@ -289,17 +346,35 @@ def ocr(
     limit: Annotated[int | None, typer.Option(help="Only N of the photos (seeded sample).")] = None,
     seed: Annotated[int, typer.Option(help="Draws each photo's size, tilt, blur, JPEG.")] = 0,
     out_dir: Annotated[Path, typer.Option()] = Path("bench-out/ocr"),
+    fonts: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated: mathtext (dejavusans, cm, stix), handwriting (the "
+            "handwriting-like fonts installed), all, or single font sets."
+        ),
+    ] = "mathtext",
+    prefix: Annotated[
+        str, typer.Option(help="mixed (drawn at random), none, zh (解方程：/计算：/化简：), en.")
+    ] = "mixed",
 ) -> None:
     """Photos of typeset math (mathtext in three fonts) through the service's graph: read
     exactly, verified, verified wrong and coverage per structure (app/bench/ocr.py)."""
-    from app.bench.ocr import run_ocr_bench
+    from app.bench.ocr import font_choices, run_ocr_bench, styles
     from app.resources import open_resources
 
+    try:
+        fontsets = font_choices(fonts)
+        styles(seed, fontsets, prefix)
+    except (ValueError, LookupError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
     settings = get_settings()
 
     async def run() -> dict:
         async with open_resources(settings) as services:
-            return await run_ocr_bench(services, out_dir, seed=seed, limit=limit)
+            return await run_ocr_bench(
+                services, out_dir, seed=seed, limit=limit, fonts=fontsets, prefix=prefix
+            )
 
     _print(asyncio.run(run()))
 

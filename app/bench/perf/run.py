@@ -1,10 +1,19 @@
-"""`solveverify bench perf`: what the service costs next to the model calls it waits on.
+"""`solveverify bench perf`: what the service costs next to the model calls it waits on, and
+next to a hand-written baseline doing the same essential work.
 
 Everything runs on this machine in one run: fake providers (app.bench.fake_llm) in their own
 processes answer after a fixed latency L through the official SDKs; `solveverify serve` runs
-as one uvicorn worker, and on Postgres also as one per core; the load comes from this process.
-The server's CPU time per scan is read from /proc for its whole process tree. Figures are
-ratios measured in the same run, so a busy machine moves numerator and denominator together.
+as one uvicorn worker, and on Postgres also as one per core; the baseline
+(app/bench/perf/baseline_server.py: the same four SDK calls with the same overlap and the
+scan's rows written to Postgres in one transaction, behind a plain Starlette route) runs under
+uvicorn with as many processes, on the same Postgres; the load comes from this process. CPU
+time per scan is read from /proc for each server's whole process tree, ours and the
+baseline's alike. Figures are ratios measured in the same run, so a busy machine moves
+numerator and denominator together; the load average is recorded before and after each
+section.
+
+The run is in sections (app/bench/perf/sections.py), each isolated: `--only SECTION` runs
+some, one that fails is reported and the others still run and are saved.
 """
 
 from __future__ import annotations
@@ -14,44 +23,78 @@ import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from app.bench.perf.cost import evidence_costs
 from app.bench.perf.load import LoadResult, run_load
-from app.bench.perf.multi import baseline_processes, with_cpu
+from app.bench.perf.multi import with_cpu
 from app.bench.perf.report import table
+from app.bench.perf.sections import SkipSection, load_average, run_sections, selected
 from app.bench.perf.stack import (
     CLI,
     cli_env,
     fake_provider,
     peak_rss_mb,
     process_tree,
+    run_probe,
     serve,
+    serve_baseline,
     start_worker,
     stop,
 )
+from app.bench.perf.verified import DEFAULT_POLICIES, verified_costs
 from app.datasets import GSM8K_TEST, open_text
 from app.db.admin import create_database, drop_database
 
-__all__ = ["PerfConfig", "fanout", "provider_env", "run_load_test", "run_perf", "table"]
+__all__ = [
+    "SECTIONS",
+    "PerfConfig",
+    "fanout",
+    "provider_env",
+    "run_load_test",
+    "run_perf",
+    "table",
+]
 
 FALLBACK_PROBLEMS = [
     "A baker fills {n} trays with 13 muffins each and sells all but 5. How many are sold?",
     "Mia reads {n} pages a day for 9 days and then 14 more pages. How many pages in all?",
 ]
 
+# In the order they run. critical: one process on SQLite at 1/10/50 clients (and the
+# baseline, one process); throughput: zero-latency providers, ours and the baseline on
+# Postgres, one process and one per core, CPU per scan; latency: 50 clients, one process per
+# core, ours and the baseline at every --latency; fanout: K verifiers at once; cost: calls
+# and tokens per scan per policy (fake providers); verified: calls and tokens per verified
+# answer per policy (the recorded-run replay); local_model; ocr.
+SECTIONS = (
+    "critical",
+    "throughput",
+    "latency",
+    "fanout",
+    "cost",
+    "verified",
+    "local_model",
+    "ocr",
+)
+
 
 @dataclass(frozen=True)
 class PerfConfig:
-    latency_s: float = 0.2
+    latency_s: float = 0.2  # the figures of the critical, fanout sections
+    # Every latency the latency section measures, ours against the baseline (1 s: a realistic
+    # model round trip; 0.2 s: a fast one).
+    latencies_s: tuple[float, ...] = (0.2, 1.0)
     # Model calls a text scan waits on one after another: ANALYZE's labels, SOLVE, QUICK_VERIFY
     # (ENRICH's labels, sent when ANALYZE is done, overlap SOLVE). The critical path is this
     # many times L; `cost_by_policy` counts the calls the fake really heard (four).
@@ -60,11 +103,18 @@ class PerfConfig:
     rounds: int = 8  # requests per client at each concurrency level
     throughput_s: float = 10.0
     throughput_clients: int = 32
+    repeats: int = 1  # ours and the baseline alternated this many times (medians reported)
     fanout: tuple[int, ...] = (1, 3, 6, 12)
     local_tokens: int = 128
     ocr_images: int = 5
     redis_url: str | None = "redis://127.0.0.1:6379/14"
     postgres_admin_url: str | None = "postgresql://postgres@127.0.0.1:5432/postgres"
+    only: tuple[str, ...] = ()  # sections to run; empty: all
+    replay: Path | None = None  # recorded run (MAV directory or JSONL) for `verified`
+    replay_policies: tuple[str, ...] = DEFAULT_POLICIES
+    replay_fit_passes: int = 1
+    replay_quick_verifier: str | None = None
+    workers_multi: int = field(default_factory=lambda: os.cpu_count() or 1)
 
 
 def problems() -> list[str]:
@@ -92,6 +142,12 @@ def provider_env(fake_url: str) -> dict[str, str]:
     }
 
 
+def baseline_env(fake_url: str, database_url: str) -> dict[str, str]:
+    from app.bench.perf.baseline_server import DSN_ENV, FAKE_ENV
+
+    return {FAKE_ENV: fake_url, DSN_ENV: database_url}
+
+
 async def redis_reachable(url: str | None) -> bool:
     if not url:
         return False
@@ -115,11 +171,75 @@ def running(directory: Path, env: dict[str, str], workers: int = 1) -> Iterator[
         stop(process)
 
 
+@contextmanager
+def running_baseline(
+    directory: Path, env: dict[str, str], workers: int = 1
+) -> Iterator[tuple[Any, str]]:
+    process, base = serve_baseline(directory, env, workers)
+    try:
+        yield process, base
+    finally:
+        stop(process)
+
+
 async def warm(base: str, body: Callable[[int], dict[str, Any]]) -> None:
     await run_load(base, body, concurrency=4, requests=12)
 
 
-# ---------------------------------------------------------------- 1, 2: the critical path
+class Bench:
+    """What the sections share: the config, a scratch directory, the problems, the report,
+    fake providers started on first use (one per latency) and the Redis queue."""
+
+    def __init__(self, config: PerfConfig, directory: Path, say: Callable[[str], None]) -> None:
+        self.config, self.directory, self.say = config, directory, say
+        self.pool = problems()
+        self.report: dict[str, Any] = {}
+        self.fakes: dict[float, tuple[subprocess.Popen, str]] = {}
+        self.use_redis = False
+        self.queue_name = f"perf:{uuid.uuid4().hex}"
+
+    def fake(self, latency_s: float) -> str:
+        if latency_s not in self.fakes:
+            self.fakes[latency_s] = fake_provider(self.directory, latency_s)
+        return self.fakes[latency_s][1]
+
+    @property
+    def queue_env(self) -> dict[str, str]:
+        if not self.use_redis:
+            return {}
+        return {
+            "SOLVEVERIFY_REDIS_URL": self.config.redis_url or "",
+            "SOLVEVERIFY_REDIS_QUEUE_NAME": self.queue_name,
+        }
+
+    def critical_s(self, latency_s: float) -> float:
+        return self.config.sequential_calls * latency_s
+
+    def note_rss(self, key: str, value: float | None) -> None:
+        self.report[key] = max(self.report.get(key) or 0.0, value or 0.0) or None
+
+    @asynccontextmanager
+    async def postgres(self, prefix: str) -> AsyncIterator[str]:
+        """A throwaway database, migrated, with the baseline's tables; dropped after."""
+        from app.bench.perf.baseline_server import create_tables
+
+        admin = self.config.postgres_admin_url
+        if not admin:
+            raise SkipSection("no Postgres (--postgres-admin-url '')")
+        url = await create_database(admin, prefix)
+        try:
+            upgrade(self.directory, {"SOLVEVERIFY_DATABASE_URL": url})
+            await create_tables(url)
+            yield url
+        finally:
+            await drop_database(admin, url)
+
+    def close(self) -> None:
+        for process, _ in self.fakes.values():
+            stop(process)
+
+
+# ---------------------------------------------------------------- critical: one process
 
 
 async def critical_path(base: str, pool: list[str], config: PerfConfig) -> dict[int, LoadResult]:
@@ -137,48 +257,26 @@ async def critical_path(base: str, pool: list[str], config: PerfConfig) -> dict[
 
 
 async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) -> LoadResult:
-    """The same model calls with nothing around them: ANALYZE's labels, SOLVE and ENRICH's
-    labels through the Anthropic SDK (the labeller is the first provider), the check through
-    the OpenAI SDK, each reply's JSON parsed, ENRICH's call overlapping SOLVE and the check as
-    in the service; no LangGraph, no database, no HTTP server. Same prompts and SDK transport
-    as the service."""
-    from app.llm.providers.anthropic import sdk_client as anthropic_sdk
-    from app.llm.providers.openai import sdk_client as openai_sdk
-    from app.llm.types import Message
-    from app.pipeline.prompts import analyze, enrich, quick_verify, solve
+    """The model calls alone, in this process (no server, no database): `bench perf`'s
+    critical section uses it only where no Postgres is given; `app.bench.perf.multi` runs it
+    as several processes."""
+    from app.bench.perf.baseline_server import Baseline
 
-    anthropic = anthropic_sdk("bench", fake_url)
-    openai = openai_sdk("bench", f"{fake_url}/v1")
+    calls = Baseline(fake_url, "")
     result = LoadResult(clients)
     counter = iter(range(requests))
 
-    async def claude(messages: list[Message], max_tokens: int) -> dict[str, Any]:
-        reply = await anthropic.messages.create(
-            model="claude-haiku-4-5",
-            max_tokens=max_tokens,
-            system=messages[0].content,
-            messages=[{"role": "user", "content": m.content} for m in messages[1:]],
-        )
-        parsed: dict[str, Any] = json.loads(reply.content[0].text)  # type: ignore[union-attr]  # the reply is one text block
-        return parsed
-
-    async def solve_and_check(problem: str) -> None:
-        answer = (await claude(solve.build(problem, "en"), 1024))["final_answer"]
-        check = quick_verify.build(problem, answer, "", "en")
-        checked = await openai.chat.completions.create(
-            model="gpt-4o-mini",
-            messages=[
-                {"role": "system", "content": check[0].content},
-                {"role": "user", "content": check[-1].content},
-            ],
-            response_format={"type": "json_object"},
-        )
-        json.loads(checked.choices[0].message.content or "{}")
-
     async def one(problem: str) -> None:
-        await claude(analyze.build(problem, "en"), 256)
+        from app.pipeline.prompts import analyze, enrich, solve
+
+        await calls.claude(analyze.build(problem, "en"), 256)
+
+        async def solve_and_check() -> None:
+            answer = (await calls.claude(solve.build(problem, "en"), 1024))["final_answer"]
+            await calls.check(problem, str(answer))
+
         await asyncio.gather(
-            solve_and_check(problem), claude(enrich.build(problem, "en", "math", "primary"), 256)
+            solve_and_check(), calls.claude(enrich.build(problem, "en", "math", "primary"), 256)
         )
 
     async def client() -> None:
@@ -191,12 +289,52 @@ async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) 
     started = time.perf_counter()
     await asyncio.gather(*(client() for _ in range(clients)))
     result.elapsed_s = time.perf_counter() - started
-    await anthropic.close()
-    await openai.close()
+    await calls.close()
     return result
 
 
-# ---------------------------------------------------------------- 3: overhead-only throughput
+async def section_critical(b: Bench) -> None:
+    config, report = b.config, b.report
+    latency = config.latency_s
+    slow_url = b.fake(latency)
+    critical_s = b.critical_s(latency)
+    env = {
+        **provider_env(slow_url),
+        **b.queue_env,
+        "SOLVEVERIFY_DATABASE_URL": f"sqlite+aiosqlite:///{b.directory / 'critical.db'}",
+    }
+    with running(b.directory, env) as (server, base):
+        levels = await critical_path(base, b.pool, config)
+        b.note_rss("server_peak_rss_mb", peak_rss_mb(server.pid))
+    top = max(config.concurrency)
+    if config.postgres_admin_url:
+        async with b.postgres("solveverify_perf_baseline") as url:
+            with running_baseline(b.directory, baseline_env(slow_url, url)) as (_, base):
+                await warm(base, scan_body(b.pool))
+                base_run = await run_load(
+                    base, scan_body(b.pool), concurrency=top, requests=top * config.rounds
+                )
+        report["baseline_c50_kind"] = "starlette+postgres, 1 process"
+    else:
+        base_run = await baseline(slow_url, b.pool, top, top * config.rounds)
+        report["baseline_c50_kind"] = "model calls only, in-process (no Postgres given)"
+    statuses = {r["verification_status"] for level in levels.values() for r in level.bodies}
+    report["critical_path"] = {
+        str(c): {**r.summary(), "ratio_p50_to_critical_path": round(r.p(50) / critical_s, 3)}
+        for c, r in levels.items()
+    }
+    report["verification_statuses"] = sorted(statuses)
+    report["baseline_c50"] = base_run.summary()
+    report["critical_path_ratio_c50"] = round(levels[top].p(50) / critical_s, 3)
+    report["baseline_ratio_c50"] = round(levels[top].p(50) / base_run.p(50), 3)
+    if b.use_redis:
+        b.say("   worker peak RSS, draining the follow-up jobs …")
+        report["worker_peak_rss_mb"] = await drain_with_worker(
+            b.directory, env, config.redis_url or "", b.queue_name
+        )
+
+
+# ---------------------------------------------------------------- throughput: CPU per scan
 
 
 async def throughput(
@@ -221,7 +359,163 @@ def tree_rss_mb(pid: int) -> float:
     return round(sum(peak_rss_mb(p) or 0 for p in process_tree(pid)), 1)
 
 
-# ---------------------------------------------------------------- 4: verifier fan-out
+Server = Callable[[Path, dict[str, str], int], Any]
+
+
+async def measured_server(
+    b: Bench, start: Server, env: dict[str, str], workers: int
+) -> tuple[LoadResult, float, float]:
+    """One throughput run: the load, CPU ms per scan, the largest process's peak RSS."""
+    with start(b.directory, env, workers) as (server, base):
+        measured, cpu_ms = await throughput(server.pid, base, b.pool, b.config)
+        peak = max(peak_rss_mb(p) or 0 for p in process_tree(server.pid))
+        if workers > 1 and start is running:
+            b.report["server_multi_total_rss_mb"] = tree_rss_mb(server.pid)
+    return measured, cpu_ms, peak
+
+
+def _median_run(runs: list[tuple[LoadResult, float, float]]) -> tuple[LoadResult, float]:
+    """The run with the median CPU per scan (its load figures go with it)."""
+    ordered = sorted(runs, key=lambda r: r[1])
+    chosen = ordered[(len(ordered) - 1) // 2]
+    return chosen[0], chosen[1]
+
+
+async def section_throughput(b: Bench) -> None:
+    """Zero-latency providers, 32 clients: ours on SQLite (one process), ours and the baseline
+    on Postgres with one process and one per core, alternated `repeats` times."""
+    config, report = b.config, b.report
+    fast_url = b.fake(0.0)
+    env = {
+        **provider_env(fast_url),
+        **b.queue_env,
+        "SOLVEVERIFY_DATABASE_URL": f"sqlite+aiosqlite:///{b.directory / 'throughput.db'}",
+    }
+    measured, cpu_ms, peak = await measured_server(b, running, env, 1)
+    b.note_rss("server_peak_rss_mb", peak)
+    report["throughput_sqlite"] = {**measured.summary(), "workers": 1}
+    report["throughput_rps_sqlite"] = round(measured.throughput_rps, 1)
+    report["cpu_ms_per_scan_sqlite"] = cpu_ms
+    report["cpu_ms_per_scan"] = cpu_ms
+    if not config.postgres_admin_url:
+        raise SkipSection("Postgres runs and the baseline need --postgres-admin-url")
+    cores = config.workers_multi
+    report["workers_multi"] = cores
+    async with b.postgres("solveverify_perf") as url:
+        ours_env = {**env, "SOLVEVERIFY_DATABASE_URL": url}
+        base_env = baseline_env(fast_url, url)
+        for key, workers in (("postgres", 1), ("postgres_multi", cores)):
+            ours_runs, base_runs = [], []
+            for _ in range(max(1, config.repeats)):
+                ours_runs.append(await measured_server(b, running, ours_env, workers))
+                base_runs.append(await measured_server(b, running_baseline, base_env, workers))
+            b.note_rss("server_peak_rss_mb", max(r[2] for r in ours_runs))
+            ours, ours_cpu = _median_run(ours_runs)
+            base, base_cpu = _median_run(base_runs)
+            report[f"throughput_{key}"] = {**ours.summary(), "workers": workers}
+            report[f"throughput_rps_{key}"] = round(ours.throughput_rps, 1)
+            report[f"cpu_ms_per_scan_{key}"] = ours_cpu
+            report[f"baseline_throughput_{key}"] = {**base.summary(), "workers": workers}
+            report[f"baseline_throughput_rps_{key}"] = round(base.throughput_rps, 1)
+            report[f"baseline_cpu_ms_per_scan_{key}"] = base_cpu
+            report[f"baseline_peak_rss_mb_{key}"] = max(r[2] for r in base_runs)
+            if config.repeats > 1:
+                report[f"cpu_ms_per_scan_{key}_runs"] = [r[1] for r in ours_runs]
+                report[f"baseline_cpu_ms_per_scan_{key}_runs"] = [r[1] for r in base_runs]
+    report["cpu_ms_per_scan"] = report["cpu_ms_per_scan_postgres"]
+    report["baseline_cpu_ms_per_scan"] = report["baseline_cpu_ms_per_scan_postgres"]
+    report["cpu_ratio_to_baseline"] = _ratio(
+        report["cpu_ms_per_scan_postgres"], report["baseline_cpu_ms_per_scan_postgres"]
+    )
+    report["cpu_ratio_to_baseline_multi"] = _ratio(
+        report["cpu_ms_per_scan_postgres_multi"], report["baseline_cpu_ms_per_scan_postgres_multi"]
+    )
+    report["throughput_ratio_to_baseline"] = _ratio(
+        report["throughput_rps_postgres_multi"], report["baseline_throughput_rps_postgres_multi"]
+    )
+    report["throughput_ratio_to_baseline_single"] = _ratio(
+        report["throughput_rps_postgres"], report["baseline_throughput_rps_postgres"]
+    )
+
+
+def _ratio(ours: float | None, theirs: float | None) -> float | None:
+    return round(ours / theirs, 3) if ours is not None and theirs else None
+
+
+# ---------------------------------------------------------------- latency: L = 0.2 s and 1 s
+
+
+async def critical_path_multi(
+    b: Bench, url: str, latency_s: float
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """50 clients against ours (one process per core, Postgres) and then the baseline (as
+    many processes, same database), at model latency `latency_s`."""
+    config = b.config
+    cores = config.workers_multi
+    top = max(config.concurrency)
+    slow_url = b.fake(latency_s)
+    critical_s = b.critical_s(latency_s)
+    env = {**provider_env(slow_url), **b.queue_env, "SOLVEVERIFY_DATABASE_URL": url}
+    body = scan_body(b.pool)
+    with running(b.directory, env, cores) as (server, base):
+        await warm(base, body)
+        ours, cpu_s = await with_cpu(
+            server.pid, lambda: run_load(base, body, concurrency=top, requests=top * config.rounds)
+        )
+    with running_baseline(b.directory, baseline_env(slow_url, url), cores) as (server, base):
+        await warm(base, body)
+        theirs, base_cpu_s = await with_cpu(
+            server.pid, lambda: run_load(base, body, concurrency=top, requests=top * config.rounds)
+        )
+    ours_row = {
+        **ours.summary(),
+        "workers": cores,
+        "cpu_ms_per_scan": round(1000 * cpu_s / max(ours.ok, 1), 2),
+        "ratio_p50_to_critical_path": round(ours.p(50) / critical_s, 3),
+    }
+    base_row = {
+        **theirs.summary(),
+        "processes": cores,
+        "cpu_ms_per_scan": round(1000 * base_cpu_s / max(theirs.ok, 1), 2),
+        "ratio_p50_to_critical_path": round(theirs.p(50) / critical_s, 3),
+    }
+    return ours_row, base_row
+
+
+def latency_key(latency_s: float) -> str:
+    return f"{latency_s:g}"
+
+
+async def section_latency(b: Bench) -> None:
+    config, report = b.config, b.report
+    if not config.postgres_admin_url:
+        raise SkipSection("one process per core serves on Postgres: --postgres-admin-url")
+    by_latency: dict[str, Any] = report.setdefault("critical_path_multi_by_latency", {})
+    async with b.postgres("solveverify_perf_latency") as url:
+        for latency in config.latencies_s:
+            b.say(f"   L = {latency * 1000:.0f} ms, {max(config.concurrency)} clients …")
+            ours, theirs = await critical_path_multi(b, url, latency)
+            by_latency[latency_key(latency)] = {
+                "latency_s": latency,
+                "critical_path_s": b.critical_s(latency),
+                "ours": ours,
+                "baseline": theirs,
+                "ratio_p50_to_critical_path": ours["ratio_p50_to_critical_path"],
+                "baseline_ratio_p50_to_critical_path": theirs["ratio_p50_to_critical_path"],
+                "ratio_p50_to_baseline": _ratio(ours["p50_s"], theirs["p50_s"]),
+                "load_after": load_average(),
+            }
+            if latency == config.latency_s:
+                report["critical_path_c50_multi"] = ours
+                report["baseline_c50_multi"] = theirs
+                report["critical_path_ratio_c50_multi"] = ours["ratio_p50_to_critical_path"]
+                report["baseline_ratio_c50_multi"] = _ratio(ours["p50_s"], theirs["p50_s"])
+            if latency == 1.0:
+                report["critical_path_ratio_c50_multi_l1"] = ours["ratio_p50_to_critical_path"]
+                report["baseline_ratio_c50_multi_l1"] = _ratio(ours["p50_s"], theirs["p50_s"])
+
+
+# ---------------------------------------------------------------- fanout: verifiers at once
 
 
 async def fanout(fake_url: str, config: PerfConfig) -> dict[int, float]:
@@ -254,15 +548,63 @@ async def fanout(fake_url: str, config: PerfConfig) -> dict[int, float]:
     return ratios
 
 
-# ---------------------------------------------------------------- 5: local model and OCR
+async def section_fanout(b: Bench) -> None:
+    ratios = await fanout(b.fake(b.config.latency_s), b.config)
+    b.report["fanout_ratios"] = {str(k): round(v, 3) for k, v in ratios.items()}
+    b.report["fanout_ratio_k6"] = round(ratios.get(6, 0.0), 3)
+
+
+# ---------------------------------------------------------------- cost: per scan, per policy
+
+
+async def section_cost(b: Bench) -> None:
+    fast_url = b.fake(0.0)
+    costs = await evidence_costs(
+        b.directory,
+        provider_env(fast_url),
+        fast_url,
+        scan_body(b.pool),
+        b.config.redis_url if b.use_redis else None,
+    )
+    b.report["cost_by_policy"] = costs
+    b.report["calls_per_scan"] = {p: _split(c, "calls") for p, c in costs.items()}
+    b.report["tokens_per_scan"] = {p: _split(c, "tokens") for p, c in costs.items()}
+
+
+def _split(cost: dict[str, Any], key: str) -> dict[str, Any]:
+    background = cost["background"]
+    return {"request": cost["request"][key], "background": background and background[key]}
+
+
+# ---------------------------------------------------------------- verified: the replay
+
+
+async def section_verified(b: Bench) -> None:
+    config = b.config
+    if config.replay is None:
+        raise SkipSection("no recorded run: --replay PATH (a MAV run directory or JSONL)")
+    result = await verified_costs(
+        config.replay,
+        config.replay_policies,
+        b.directory / "replay",
+        fit_passes=config.replay_fit_passes,
+        quick_verifier=config.replay_quick_verifier,
+    )
+    b.report["verified_cost"] = result
+    b.report["calls_per_verified"] = {
+        p: r["calls_per_verified"] for p, r in result["policies"].items()
+    }
+    b.report["tokens_per_verified"] = {
+        p: r["tokens_per_verified"] for p, r in result["policies"].items()
+    }
+
+
+# ---------------------------------------------------------------- local model and OCR
 
 
 def local_model(config: PerfConfig) -> dict[str, float] | None:
     """Generation tokens/s through the provider against raw llama-cpp-python: same model,
     messages and settings, each side in a fresh process, alternating, median of 3 × 3."""
-    import subprocess
-    import sys
-
     from app.llm.providers.llamacpp import bundled_model_path, llama_cpp_available
 
     if not llama_cpp_available() or bundled_model_path() is None:
@@ -271,8 +613,8 @@ def local_model(config: PerfConfig) -> dict[str, float] | None:
     def rates(mode: str) -> list[float]:
         command = [sys.executable, "-m", "app.bench.perf.local_model", "--mode", mode]
         command += ["--tokens", str(config.local_tokens)]
-        out = subprocess.run(command, env=cli_env(), capture_output=True, text=True, check=True)
-        return json.loads(out.stdout.strip().splitlines()[-1])["tokens_per_s"]
+        rates: list[float] = json.loads(run_probe(command, timeout_s=600))["tokens_per_s"]
+        return rates
 
     raws: list[float] = []
     ours: list[float] = []
@@ -287,196 +629,82 @@ def local_model(config: PerfConfig) -> dict[str, float] | None:
     }
 
 
-def ocr(config: PerfConfig) -> float:
-    from app.bench.images import draw_text
-    from app.ocr.rapid import RapidOcrReader
+async def section_local_model(b: Bench) -> None:
+    local = await asyncio.to_thread(local_model, b.config)
+    b.report["local_model"] = local
+    b.report["local_model_ratio"] = local["ratio"] if local else None
+    if local is None:
+        raise SkipSection("llama-cpp-python or the bundled model is not installed")
 
-    reader = RapidOcrReader()
-    images = [draw_text(f"{n}x + {n + 3} = {5 * n + 3}") for n in range(1, config.ocr_images + 1)]
-    reader.read_sync(images[0])  # model load is not per image
-    started = time.perf_counter()
-    for image in images:
-        reader.read_sync(image)
-    return (time.perf_counter() - started) / len(images)
+
+def ocr(config: PerfConfig) -> float:
+    """Seconds per image, in a process of its own (app/bench/perf/ocr_probe.py)."""
+    command = [sys.executable, "-m", "app.bench.perf.ocr_probe"]
+    command += ["--images", str(config.ocr_images)]
+    seconds: float = json.loads(run_probe(command, timeout_s=600))["seconds_per_image"]
+    return seconds
+
+
+async def section_ocr(b: Bench) -> None:
+    b.report["ocr_seconds_per_image"] = round(await asyncio.to_thread(ocr, b.config), 3)
+
+
+SECTION_WORK: dict[str, Callable[[Bench], Awaitable[None]]] = {
+    "critical": section_critical,
+    "throughput": section_throughput,
+    "latency": section_latency,
+    "fanout": section_fanout,
+    "cost": section_cost,
+    "verified": section_verified,
+    "local_model": section_local_model,
+    "ocr": section_ocr,
+}
 
 
 # ---------------------------------------------------------------- the run
 
 
-async def run_perf(config: PerfConfig, say: Callable[[str], None] = print) -> dict[str, Any]:
-    pool = problems()
-    critical_s = config.sequential_calls * config.latency_s
+async def run_perf(
+    config: PerfConfig,
+    say: Callable[[str], None] = print,
+    save: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """The selected sections in order; `save(report)` after each (the --json file)."""
+    names = selected(SECTIONS, config.only)
     with tempfile.TemporaryDirectory(prefix="solveverify-perf-") as tmp:
-        directory = Path(tmp)
-        use_redis = await redis_reachable(config.redis_url)
-        queue_name = f"perf:{uuid.uuid4().hex}"
-        queue_env = (
+        b = Bench(config, Path(tmp), say)
+        report = b.report
+        report.update(
             {
-                "SOLVEVERIFY_REDIS_URL": config.redis_url or "",
-                "SOLVEVERIFY_REDIS_QUEUE_NAME": queue_name,
+                "machine": machine(),
+                "latency_s": config.latency_s,
+                "latencies_s": list(config.latencies_s),
+                "sequential_calls": config.sequential_calls,
+                "sections_requested": names,
+                "load_average_before": load_average(),
+                "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
-            if use_redis
-            else {}
         )
-        slow, slow_url = fake_provider(directory, config.latency_s)
-        fast, fast_url = fake_provider(directory, 0.0)
-        report: dict[str, Any] = {"queue": "redis" if use_redis else "in-process"}
+        b.use_redis = await redis_reachable(config.redis_url)
+        report["queue"] = "redis" if b.use_redis else "in-process"
         try:
-            say(f"1-2. critical path at L = {config.latency_s * 1000:.0f} ms …")
-            env = {
-                **provider_env(slow_url),
-                **queue_env,
-                "SOLVEVERIFY_DATABASE_URL": f"sqlite+aiosqlite:///{directory / 'critical.db'}",
-            }
-            with running(directory, env) as (server, base):
-                levels = await critical_path(base, pool, config)
-                server_rss = peak_rss_mb(server.pid)
-            statuses = {b["verification_status"] for r in levels.values() for b in r.bodies}
-            top = max(config.concurrency)
-            base_run = await baseline(slow_url, pool, top, top * config.rounds)
-            report["critical_path"] = {
-                str(c): {
-                    **r.summary(),
-                    "ratio_p50_to_critical_path": round(r.p(50) / critical_s, 3),
-                }
-                for c, r in levels.items()
-            }
-            report["verification_statuses"] = sorted(statuses)
-            report["baseline_c50"] = base_run.summary()
-            report["critical_path_ratio_c50"] = round(levels[top].p(50) / critical_s, 3)
-            report["baseline_ratio_c50"] = round(levels[top].p(50) / base_run.p(50), 3)
-
-            worker_rss = None
-            if use_redis:
-                say("   worker peak RSS, draining the follow-up jobs …")
-                worker_rss = await drain_with_worker(
-                    directory, env, config.redis_url or "", queue_name
-                )
-
-            say("3. overhead-only throughput (zero-latency providers) …")
-            server_rss = max(
-                server_rss or 0,
-                await overhead_runs(directory, pool, config, report, fast_url, slow_url, queue_env),
+            await run_sections(
+                [(name, partial(SECTION_WORK[name], b)) for name in names],
+                report,
+                say=say,
+                save=save,
             )
-            report["server_peak_rss_mb"] = server_rss
-            report["worker_peak_rss_mb"] = worker_rss
-
-            say("4. verifier fan-out …")
-            ratios = await fanout(slow_url, config)
-            report["fanout_ratios"] = {str(k): round(v, 3) for k, v in ratios.items()}
-            report["fanout_ratio_k6"] = round(ratios.get(6, 0.0), 3)
-
-            say("5. model calls and tokens per scan, per evidence policy …")
-            costs = await evidence_costs(
-                directory,
-                provider_env(fast_url),
-                fast_url,
-                scan_body(pool),
-                config.redis_url if use_redis else None,
-            )
-            report["cost_by_policy"] = costs
-            report["calls_per_scan"] = {p: _split(c, "calls") for p, c in costs.items()}
-            report["tokens_per_scan"] = {p: _split(c, "tokens") for p, c in costs.items()}
         finally:
-            stop(slow)
-            stop(fast)
-            if use_redis:
-                await delete_queue(config.redis_url or "", queue_name)
-        say("6. local model and OCR …")
-        local = await asyncio.to_thread(local_model, config)
-        report["local_model"] = local
-        report["local_model_ratio"] = local["ratio"] if local else None
-        report["ocr_seconds_per_image"] = round(await asyncio.to_thread(ocr, config), 3)
-    report["machine"] = machine()
-    report["latency_s"] = config.latency_s
-    report["sequential_calls"] = config.sequential_calls
+            b.close()
+            if b.use_redis:
+                await delete_queue(config.redis_url or "", b.queue_name)
+        report["load_average_after"] = load_average()
+        if save is not None:
+            save(report)
     return report
 
 
-def _split(cost: dict[str, Any], key: str) -> dict[str, Any]:
-    background = cost["background"]
-    return {"request": cost["request"][key], "background": background and background[key]}
-
-
-async def overhead_runs(
-    directory: Path,
-    pool: list[str],
-    config: PerfConfig,
-    report: dict[str, Any],
-    fast_url: str,
-    slow_url: str,
-    queue_env: dict[str, str],
-) -> float:
-    """Throughput and CPU per scan on SQLite (one process) and Postgres (one, and one per
-    core); on Postgres with one per core also the critical path at the top concurrency and the
-    baseline as as many processes. Returns the largest server process's peak RSS."""
-    cores = os.cpu_count() or 1
-    peak = 0.0
-    runs = [("sqlite", 1), ("postgres", 1), ("postgres", cores)]
-    for backend in ("sqlite", "postgres"):
-        url = f"sqlite+aiosqlite:///{directory / 'throughput.db'}"
-        if backend == "postgres":
-            if not config.postgres_admin_url:
-                continue
-            url = await create_database(config.postgres_admin_url, "solveverify_perf")
-        try:
-            env = {**provider_env(fast_url), **queue_env, "SOLVEVERIFY_DATABASE_URL": url}
-            if backend == "postgres":
-                upgrade(directory, env)
-            for name, workers in [(b, w) for b, w in runs if b == backend]:
-                key = name if workers == 1 else f"{name}_multi"
-                with running(directory, env, workers) as (server, base):
-                    measured, cpu_ms = await throughput(server.pid, base, pool, config)
-                    peak = max(peak, *(peak_rss_mb(p) or 0 for p in process_tree(server.pid)))
-                    if workers > 1:
-                        report["server_multi_total_rss_mb"] = tree_rss_mb(server.pid)
-                report[f"throughput_{key}"] = {**measured.summary(), "workers": workers}
-                report[f"throughput_rps_{key}"] = round(measured.throughput_rps, 1)
-                report[f"cpu_ms_per_scan_{key}"] = cpu_ms
-            if backend == "postgres" and cores > 1:
-                slow_env = {**env, **provider_env(slow_url)}
-                await critical_path_multi(directory, pool, config, report, slow_env, slow_url)
-        finally:
-            if backend == "postgres" and config.postgres_admin_url:
-                await drop_database(config.postgres_admin_url, url)
-    report["cpu_ms_per_scan"] = report.get("cpu_ms_per_scan_postgres") or report.get(
-        "cpu_ms_per_scan_sqlite"
-    )
-    report["workers_multi"] = cores
-    return peak
-
-
-async def critical_path_multi(
-    directory: Path,
-    pool: list[str],
-    config: PerfConfig,
-    report: dict[str, Any],
-    env: dict[str, str],
-    slow_url: str,
-) -> None:
-    cores = os.cpu_count() or 1
-    top = max(config.concurrency)
-    critical_s = config.sequential_calls * config.latency_s
-    with running(directory, env, cores) as (server, base):
-        await warm(base, scan_body(pool))
-        measured, cpu_s = await with_cpu(
-            server.pid,
-            lambda: run_load(base, scan_body(pool), concurrency=top, requests=top * config.rounds),
-        )
-    base_run = await baseline_processes(slow_url, top, top * config.rounds, cores)
-    report["critical_path_c50_multi"] = {
-        **measured.summary(),
-        "workers": cores,
-        "cpu_ms_per_scan": round(1000 * cpu_s / max(measured.ok, 1), 2),
-    }
-    report["baseline_c50_multi"] = {**base_run.summary(), "processes": cores}
-    report["critical_path_ratio_c50_multi"] = round(measured.p(50) / critical_s, 3)
-    report["baseline_ratio_c50_multi"] = round(measured.p(50) / base_run.p(50), 3)
-
-
 def upgrade(directory: Path, env: dict[str, str]) -> None:
-    import subprocess
-
     command = [*CLI, "db", "upgrade"]
     subprocess.run(command, cwd=directory, env=cli_env(env), check=True, capture_output=True)
 

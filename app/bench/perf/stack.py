@@ -130,3 +130,41 @@ def peak_rss_mb(pid: int) -> float | None:
     except OSError:
         return None
     return None
+
+
+def serve_baseline(
+    directory: Path, env: dict[str, str], workers: int = 1
+) -> tuple[subprocess.Popen, str]:
+    """The hand-written baseline (app/bench/perf/baseline_server.py) under uvicorn with
+    `workers` processes on a free port, once /readyz answers."""
+    port = free_port()
+    log = directory / f"baseline-{port}.log"
+    args = [sys.executable, "-m", "uvicorn", "app.bench.perf.baseline_server:app",
+            "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+            "--log-level", "warning", "--no-access-log"]  # fmt: skip
+    process = spawn(args, directory, cli_env(env), log)
+    base = f"http://127.0.0.1:{port}"
+    wait_until_up(process, f"{base}/readyz", log)
+    return process, base
+
+
+def run_probe(args: list[str], timeout_s: float) -> str:
+    """A measuring child process's last stdout line; its crash (a signal, a non-zero exit, a
+    timeout) is a RuntimeError saying how it ended, with the end of its stderr."""
+    try:
+        done = subprocess.run(
+            args, env=cli_env(), capture_output=True, text=True, timeout=timeout_s, check=False
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise RuntimeError(f"{' '.join(args[1:4])} did not finish in {timeout_s:.0f} s") from exc
+    if done.returncode != 0:
+        how = (
+            f"killed by {signal.Signals(-done.returncode).name}"
+            if done.returncode < 0
+            else f"exit status {done.returncode}"
+        )
+        raise RuntimeError(f"{' '.join(args[1:4])}: {how}: {done.stderr.strip()[-1500:]}")
+    lines = done.stdout.strip().splitlines()
+    if not lines:
+        raise RuntimeError(f"{' '.join(args[1:4])} printed nothing")
+    return lines[-1]
