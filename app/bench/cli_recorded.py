@@ -70,7 +70,13 @@ def service_command(
     evidence: Annotated[
         str | None, typer.Option(help='Evidence spec, e.g. "samples:3+panel:6" (default: panel).')
     ] = None,
-    fit_passes: Annotated[int, typer.Option(help="Passes over the fit problems.")] = 1,
+    fit_passes: Annotated[
+        int,
+        typer.Option(help="Passes over the fit problems (as many as candidates: each once first)."),
+    ] = 1,
+    measure_passes: Annotated[
+        int, typer.Option(help="Passes over the measured problems (pass 1 is the summary).")
+    ] = 1,
     max_attempts: Annotated[int | None, typer.Option(help="Default: settings.")] = None,
 ) -> None:
     """A recorded run through the real graph: fit calibration and the verified threshold on
@@ -93,6 +99,7 @@ def service_command(
         max_attempts=max_attempts or verify.max_attempts,
         evidence=evidence,
         fit_passes=max(1, fit_passes),
+        measure_passes=max(1, measure_passes),
     )
     try:
         problems = load_recorded(run)

@@ -37,6 +37,9 @@ class ReplayBook:
     by_text: dict[str, RecordedProblem] = field(default_factory=dict)
     served: dict[str, list[int]] = field(default_factory=dict)  # problem id → candidates given
     calls: Counter[str] = field(default_factory=Counter)
+    # Tokens per problem, estimated (a recorded run has no usage): prompt and reply, 4
+    # characters a token.
+    tokens: Counter[str] = field(default_factory=Counter)
     offset: int = 0  # the first candidate each problem serves (see replay_from)
 
     def __post_init__(self) -> None:
@@ -66,8 +69,10 @@ class ReplayBook:
 
     def next_candidates(self, problem: RecordedProblem, n: int = 1) -> list[Candidate]:
         given = self.served.setdefault(problem.id, [])
-        start = self.offset + len(given)
-        picked = list(range(start, min(start + n, len(problem.candidates))))
+        total = len(problem.candidates)
+        # Cyclic from the pass's offset: every pass can serve as many candidates as the run
+        # holds, each once (a pass from offset k serves k, k+1, …, wrapping to 0, 1, …).
+        picked = [(self.offset + j) % total for j in range(len(given), min(len(given) + n, total))]
         given.extend(picked)
         return [problem.candidates[i] for i in picked]
 
@@ -92,6 +97,11 @@ def _response(
     return ModelResponse(text=text, provider=provider, model=model, latency_s=0.0, data=data)
 
 
+def estimated_tokens(messages: Sequence[Message], reply: str) -> int:
+    """Prompt and reply at 4 characters a token (a recorded run carries no usage)."""
+    return (sum(len(m.content) for m in messages) + len(reply)) // 4
+
+
 class ReplaySolver:
     capabilities: frozenset[Capability] = frozenset({"solve"})
 
@@ -106,7 +116,9 @@ class ReplaySolver:
             raise CannotAnswer(self.provider, "no recorded candidate left")
         c = picked[0]
         data = {"steps": [{"description": c.solution}], "final_answer": c.final_answer or ""}
-        return _response(json.dumps(data), c.provider, c.model, data)
+        text = json.dumps(data)
+        self.book.tokens[problem.id] += estimated_tokens(messages, text)
+        return _response(text, c.provider, c.model, data)
 
 
 class ReplayVerifier:
@@ -124,6 +136,13 @@ class ReplayVerifier:
 
     async def generate(
         self, messages: Sequence[Message], *, json_schema: dict[str, Any] | None = None, **_: Any
+    ) -> ModelResponse:
+        reply = await self._generate(messages, json_schema)
+        self.book.tokens[self.book.find(messages).id] += estimated_tokens(messages, reply.text)
+        return reply
+
+    async def _generate(
+        self, messages: Sequence[Message], json_schema: dict[str, Any] | None
     ) -> ModelResponse:
         candidate, verdict = self._recorded(messages)
         if json_schema is not None:  # QUICK_VERIFY's independent recomputation

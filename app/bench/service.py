@@ -32,8 +32,7 @@ from app.pipeline.nodes.quick_verify import calibration_signals
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
-from app.verification.calibration import Calibrator
-from app.verification.precision import choose_threshold
+from app.verification.calibration import Calibrator, fit_evidence_model
 
 Grade = Callable[[str, str], Awaitable[bool | None]]
 # One aspect key per replay verifier: each recorded verifier id is one panel member.
@@ -49,8 +48,8 @@ class ServiceBenchConfig:
     quick_verifier: str | None = None  # a recorded verifier id answering QUICK_VERIFY
     max_attempts: int = 2
     evidence: str | None = None  # an evidence spec ("samples:3+panel:6"); None: all verifiers
-    fit_passes: int = 1  # passes over the fit problems, each from fresh candidates
-    features: str = "summary"  # "summary" (SUMMARY_FEATURES) or "all" (per-verifier votes too)
+    fit_passes: int = 1  # passes over the fit problems, each from another first candidate
+    measure_passes: int = 1  # passes over the measured problems (the first one is the summary)
 
 
 def identical_first(grade: Grade) -> Grade:
@@ -107,6 +106,7 @@ async def _run(
     records = []
     for p in problems:
         book.calls[p.id] = 0
+        book.tokens[p.id] = 0
         state = await run_pipeline(
             graph, ctx, SolveState(problem_text=p.problem, subject_hint=p.subject)
         )
@@ -136,63 +136,26 @@ async def _run(
                 "method": state.verify_method,
                 "attempts": len(state.attempts),
                 "calls": book.calls[p.id],
+                "tokens": book.tokens[p.id],
                 "attempt_signals": attempts,
             }
         )
     return records
 
 
-# The combiner's summary features: they mean the same whichever verifiers sat on the panel,
-# so they generalise from a few dozen problems; per-verifier votes need far more outcomes.
-SUMMARY_FEATURES = ("approval_fraction", "self_consistency", "quick_confidence", "programmatic")
-
-
-def _features(signals: dict[str, float], config: ServiceBenchConfig) -> dict[str, float]:
-    if config.features == "all":
-        return signals
-    return {k: v for k, v in signals.items() if k in SUMMARY_FEATURES}
-
-
-MAX_FOLDS = 2000  # leave-one-out up to this many outcomes (near-identical fold models)
-
-
 def fit_promise(records: list[dict[str, Any]], config: ServiceBenchConfig) -> Calibrator:
-    """The combiner fitted on the fit problems' attempts; the threshold chosen by
-    Learn-then-Test on cross-fitted probabilities: each outcome scored by a model fitted
-    without it (leave-one-out; folds beyond MAX_FOLDS outcomes), so every labelled outcome
-    tests the threshold without having taught the model that scores it. Scores are rounded to
-    0.01 first (a label-free step, finer than any difference that matters: one evidence
-    pattern is not split into arbitrary slices by fit noise). The model kept is fitted on all
-    outcomes. Too little evidence to fit: a promise with no threshold (only proofs verify)."""
-    rows = [
-        (_features(a["signals"], config), bool(a["correct"]))
-        for r in records
-        for a in r["attempt_signals"]
-    ]
-    empty = Calibrator(target_precision=config.target_precision, delta=config.delta)
-    if len(rows) < 10 or len({c for _, c in rows}) < 2:
-        return empty
-    random.Random(config.seed + 1).shuffle(rows)
-    folds = min(len(rows), MAX_FOLDS)
-    scores: list[float] = []
-    labels: list[bool] = []
-    for k in range(folds):
-        train = [r for i, r in enumerate(rows) if i % folds != k]
-        test = [r for i, r in enumerate(rows) if i % folds == k]
-        if len({c for _, c in train}) < 2:
-            return empty
-        model = Calibrator.fit_logistic([x for x, _ in train], [c for _, c in train])
-        scores += [round(model.predict(x), 2) for x, _ in test]
-        labels += [c for _, c in test]
-    model = Calibrator.fit_logistic([x for x, _ in rows], [c for _, c in rows])
-    chosen = choose_threshold(scores, labels, target=config.target_precision, delta=config.delta)
-    return replace(
-        model,
-        threshold=chosen.threshold,
-        target_precision=config.target_precision,
+    """THE combiner (app/verification/calibration.py `fit_evidence_model`, the one the daily
+    refit uses too) on every attempt of the fit problems, labelled by grading: a logistic
+    model over the ledger's features, isotonic recalibration of cross-fitted scores, and the
+    threshold by Learn-then-Test on the model-only outcomes. Too little evidence to fit: a
+    promise with no threshold (only proofs verify)."""
+    rows = [(a["signals"], bool(a["correct"])) for r in records for a in r["attempt_signals"]]
+    return fit_evidence_model(
+        [x for x, _ in rows],
+        [c for _, c in rows],
+        target=config.target_precision,
         delta=config.delta,
-        evidence=chosen.evidence,
-        precision_lower_bound=chosen.precision_lower_bound,
+        seed=config.seed + 1,
     )
 
 
@@ -227,6 +190,8 @@ def summarize(records: list[dict[str, Any]], calibrator: Calibrator) -> dict[str
         else None,
         "unverified": sum(r["status"] == "unverified" for r in records),
         "calls_per_scan": round(sum(r["calls"] for r in records) / n, 3) if n else None,
+        "tokens_per_scan": round(sum(r.get("tokens", 0) for r in records) / n, 1) if n else None,
+        "verified_wrong": sum(1 for r in verified if not r["correct"]),
         "ece": round(ece(probabilities, labels), 4) if labels else None,
         "brier": round(brier(probabilities, labels), 4) if labels else None,
         "threshold": calibrator.threshold,
@@ -236,21 +201,24 @@ def summarize(records: list[dict[str, Any]], calibrator: Calibrator) -> dict[str
     }
 
 
-async def _fit_records(
-    fit: list[RecordedProblem],
+async def _passes(
+    problems: list[RecordedProblem],
     ctx: PipelineContext,
     book: ReplayBook,
     grade: Grade,
-    config: ServiceBenchConfig,
-) -> list[dict[str, Any]]:
-    """The fit problems through the graph `fit_passes` times, each pass from fresh candidates."""
-    per_pass = max(1, min(len(p.candidates) for p in fit) // max(1, config.fit_passes))
-    records = []
-    for k in range(config.fit_passes):
+    passes: int,
+    other: Grade | None = None,
+) -> list[list[dict[str, Any]]]:
+    """The problems through the graph `passes` times, pass k serving the recorded candidates
+    cyclically from offset k × (candidates ÷ passes): with as many passes as candidates, every
+    recorded solution is once the first answer (its followers the samples)."""
+    per_pass = max(1, min(len(p.candidates) for p in problems) // max(1, passes))
+    runs = []
+    for k in range(passes):
         book.replay_from(k * per_pass)
-        records += await _run(fit, ctx, book, grade)
+        runs.append(await _run(problems, ctx, book, grade, other))
     book.replay_from(0)
-    return records
+    return runs
 
 
 async def run_service_bench(
@@ -273,20 +241,50 @@ async def run_service_bench(
     else:
         fit, test = fit_problems, problems
     ctx, book = service_context([*fit, *test], sandbox, verify, config)
-    fitted = fit_promise(await _fit_records(fit, ctx, book, grade, config), config)
+    fit_runs = await _passes(fit, ctx, book, grade, config.fit_passes)
+    fit_records = [r for run in fit_runs for r in run]
+    fitted = fit_promise(fit_records, config)
     ctx = replace(ctx, calibrator=fitted)
-    records = await _run(test, ctx, book, grade, other)
+    runs = await _passes(test, ctx, book, grade, max(1, config.measure_passes), other)
+    records = runs[0]
     out_dir.mkdir(parents=True, exist_ok=True)
-    with (out_dir / "results.jsonl").open("w", encoding="utf-8") as handle:
-        for r in records:
-            handle.write(json.dumps(r, ensure_ascii=False) + "\n")
+    for name, rows in (
+        ("fit_records.jsonl", fit_records),
+        ("results.jsonl", records),
+        ("results_all_passes.jsonl", [r for run in runs for r in run]),
+    ):
+        with (out_dir / name).open("w", encoding="utf-8") as handle:
+            for r in rows:
+                handle.write(json.dumps(r, ensure_ascii=False) + "\n")
+    fitted.save(out_dir / "calibration.json")
     summary = {
         **summarize(records, fitted),
         "fit_problems": len(fit),
         "fit_passes": config.fit_passes,
+        "fit_outcomes": len(fit_records),
+        "fit_ece": fitted.ece,
         "evidence": config.evidence,
         "seed": config.seed,
     }
+    if len(runs) > 1:
+        # Every pass over the measured problems: the same figures on passes × problems scans
+        # (75 scans are too few to tell an ECE of 0.03 from 0.06; more scans can).
+        everything = summarize([r for run in runs for r in run], fitted)
+        summary["all_passes"] = {"passes": len(runs)} | {
+            k: everything[k]
+            for k in (
+                "n",
+                "verified",
+                "verified_precision",
+                "coverage",
+                "right_shown_as_caution",
+                "verified_wrong",
+                "calls_per_scan",
+                "tokens_per_scan",
+                "ece",
+                "brier",
+            )
+        }
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     answered = [r for r in records if r["answer"]]
     if answered:

@@ -11,6 +11,7 @@ then the panel judges the answer they chose). The most specific key wins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -19,7 +20,9 @@ from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.verification.admission import admitted_verifiers, spread_panel
 from app.verification.aspects import DEFAULT_MATH_SET
+from app.verification.combiner import settled_badge
 from app.verification.panel import PanelResult, run_panel
+from app.verification.verdict import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +44,16 @@ def evidence_plan(verify: VerifySettings, subject: str, difficulty: str) -> Evid
     return EvidencePlan(panel_size=panel_size, samples=samples)
 
 
-async def panel_evidence(ctx: PipelineContext, state: SolveState, size: int) -> PanelResult:
+async def panel_evidence(
+    ctx: PipelineContext, state: SolveState, size: int, prior: Sequence[Verdict] = ()
+) -> PanelResult:
     """K aspect verifiers on the admitted verify-capable providers but the solver, spread
-    across them, run concurrently. Abstentions are no evidence (app/verification/panel.py)."""
+    across them, run concurrently. Abstentions are no evidence (app/verification/panel.py).
+
+    Adaptive evidence (issue 25): with a fitted evidence model, verifiers are asked in waves
+    (`panel_max_concurrency`, else half the panel) and no more are asked once no mix of the
+    rest's answers could change the badge the combiner gives (`settled_badge`, over the
+    `prior` verdicts of this answer and the panel's)."""
     assert state.solution is not None
     names = admitted_verifiers(
         ctx.registry,
@@ -62,9 +72,30 @@ async def panel_evidence(ctx: PipelineContext, state: SolveState, size: int) -> 
             f"Final answer: {state.solution.final_answer}",
         ]
     )
+    checks = [partial(v.verify, state.problem_text, text) for v in verifiers]
+    calibrator = ctx.calibrator
+    # Only a fitted model can tell what a verdict would change (an empty one knows nothing).
+    if (
+        calibrator is None
+        or calibrator.feature_set != "evidence"
+        or not calibrator.features
+        or not ctx.verify.panel_early_stop
+    ):
+        return await run_panel(
+            checks,
+            threshold=ctx.verify.panel_threshold,
+            early_stop=False,  # every verdict is a calibration feature
+            max_concurrency=ctx.verify.panel_max_concurrency,
+        )
+    fitted = calibrator
+
+    def settled(heard: Sequence[Verdict], pending: Sequence[str]) -> bool:
+        return settled_badge(fitted, [*prior, *heard], pending) is not None
+
     return await run_panel(
-        [partial(v.verify, state.problem_text, text) for v in verifiers],
+        checks,
         threshold=ctx.verify.panel_threshold,
-        early_stop=False,  # every verdict is a calibration feature
-        max_concurrency=ctx.verify.panel_max_concurrency,
+        max_concurrency=ctx.verify.panel_max_concurrency or max(1, (len(checks) + 1) // 2),
+        ids=[v.verifier_id for v in verifiers],
+        stop_when=settled,
     )

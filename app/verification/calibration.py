@@ -6,14 +6,23 @@ confidence. `Calibrator` fits a
 logistic model (L2-regularised, Newton/IRLS) on all of them, or isotonic regression (pool
 adjacent violators) on one scalar signal. It is saved as JSON and loaded by the service; once
 fitted, its output is what `verification_confidence` means. ECE and Brier measure it.
+
+The one evidence model (issue 25) is `fit_evidence_model`: a logistic model over the ledger's
+features as `evidence_features` reads them (the share of samples agreeing with the answer, the
+approval share over decisive verdicts, their product, and each verifier's vote: its weight is
+that verifier's learned reliability), recalibrated by isotonic regression on cross-fitted
+scores (each outcome scored by a model fitted without it), with the promise threshold chosen
+by Learn-then-Test on those cross-fitted probabilities. Proofs are not modelled: a proof
+decides by itself.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -57,6 +66,43 @@ def signals(
     return row
 
 
+# Ledger rows that are not a verifier's vote on the answer: proofs (their own feature),
+# sample agreement (its share is the feature; its ±1 verdict repeats it).
+_NOT_VOTES = ("symbolic:", ":self_consistency", "ground_truth", "problem_bank")
+
+
+def _is_vote(key: str) -> bool:
+    return key.startswith("verifier:") and not any(m in key for m in _NOT_VOTES)
+
+
+def is_proof_row(row: Signals) -> bool:
+    """A programmatic check decided the answer (proved it, or proved it wrong) when it was
+    returned: the proof is the evidence, P is 1 or 0, and the model learns nothing from it."""
+    return row.get("programmatic") in (1.0, -1.0)
+
+
+def evidence_features(row: Signals) -> dict[str, float]:
+    """The evidence model's features from one ledger row (`verdict_signals`): sample agreement,
+    the approval share over decisive votes (an abstention is no evidence), their product, each
+    verifier's vote (+1/−1, 0 abstained) and the quick verifier's confidence."""
+    votes = {key.removeprefix("verifier:"): value for key, value in row.items() if _is_vote(key)}
+    decisive = [v for v in votes.values() if v != 0.0]
+    features: dict[str, float] = {}
+    agreement = row.get("self_consistency")
+    if agreement is not None:
+        features["agreement"] = agreement
+    if decisive:
+        share = sum(v > 0 for v in decisive) / len(decisive)
+        features["approval_share"] = share
+        if agreement is not None:
+            features["agreement_x_approval"] = agreement * share
+    for verifier, vote in votes.items():
+        features[f"vote:{verifier}"] = vote
+    if "quick_confidence" in row:  # the quick verifier's own P(correct), when it gave one
+        features["quick_confidence"] = row["quick_confidence"]
+    return features
+
+
 def verdict_signals(verdicts: Iterable[VerdictLike]) -> dict[str, float]:
     """Every verdict of one attempt (quick verify and any panel) as calibration features:
     the same row at response time and when recalibrating from stored verdicts."""
@@ -88,6 +134,12 @@ class Calibrator:
     knots_x: list[float] = field(default_factory=list)
     knots_y: list[float] = field(default_factory=list)
     n_samples: int = 0
+    # "raw": the model reads `verdict_signals` rows as they are (older files); "evidence": it
+    # reads `evidence_features` of them and a proof row is P = 1 (`fit_evidence_model`).
+    feature_set: Literal["raw", "evidence"] = "raw"
+    # Isotonic recalibration of the logistic output (PAV knots; empty: none).
+    post_x: list[float] = field(default_factory=list)
+    post_y: list[float] = field(default_factory=list)
     # The precision promise (app/verification/precision.py), fitted with the calibrator:
     # verified ⇔ P(correct) ≥ threshold. target_precision None: an older file without one.
     threshold: float | None = None
@@ -152,6 +204,21 @@ class Calibrator:
 
     # ------------------------------------------------------------------ use
     def predict(self, row: Signals) -> float:
+        if self.feature_set == "evidence":
+            if is_proof_row(row):
+                return 1.0 if row["programmatic"] > 0 else 0.0
+            return self._recalibrated(self._score(evidence_features(row)))
+        return self._score(row)
+
+    def _recalibrated(self, p: float) -> float:
+        if not self.post_x:
+            return p
+        for x, y in zip(self.post_x, self.post_y, strict=True):
+            if p <= x:
+                return y
+        return self.post_y[-1]
+
+    def _score(self, row: Signals) -> float:
         if self.kind == "isotonic":
             value = row.get(self.signal, 0.0)
             for x, y in zip(self.knots_x, self.knots_y, strict=True):
@@ -168,8 +235,6 @@ class Calibrator:
     ) -> Calibrator:
         """This calibrator with the threshold that keeps `target` precision on (rows, labels)
         (labelled outcomes the calibrator was not fitted on, where there are enough)."""
-        from dataclasses import replace
-
         from app.verification.precision import choose_threshold
 
         chosen = choose_threshold(
@@ -224,4 +289,130 @@ def ece(probabilities: Sequence[float], labels: Sequence[bool], bins: int = 10) 
     return sum(
         abs(acc - conf) * n / total
         for conf, acc, n in reliability_bins(probabilities, labels, bins)
+    )
+
+
+# ---------------------------------------------------------------------- the evidence model
+
+
+def _pav(scores: Sequence[float], labels: Sequence[bool]) -> tuple[list[float], list[float]]:
+    """Isotonic regression (pool adjacent violators): knots (x_max of each block, its mean)."""
+    pairs = sorted(zip(scores, (float(c) for c in labels), strict=True))
+    blocks: list[list[float]] = []  # [sum_y, count, x_max]
+    for x, y in pairs:
+        blocks.append([y, 1.0, x])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
+            y2, n2, x2 = blocks.pop()
+            blocks[-1][0] += y2
+            blocks[-1][1] += n2
+            blocks[-1][2] = x2
+    return [b[2] for b in blocks], [b[0] / b[1] for b in blocks]
+
+
+def cross_fitted_scores(
+    rows: Sequence[Signals],
+    labels: Sequence[bool],
+    *,
+    folds: int,
+    seed: int,
+    l2: float,
+    groups: Sequence[int] | None = None,
+) -> list[float]:
+    """Each row's logistic score from a model fitted on the other folds (never on itself, nor
+    on a row of its group: the partial copies of one outcome share its fold)."""
+    order = list(range(len(rows)))
+    group_of = list(groups) if groups is not None else order
+    names = sorted(set(group_of))
+    random.Random(seed).shuffle(names)
+    fold_of_group = {g: k % folds for k, g in enumerate(names)}
+    fold_of = {i: fold_of_group[group_of[i]] for i in order}
+    scores = [0.0] * len(rows)
+    for k in range(folds):
+        train = [i for i in order if fold_of[i] != k]
+        if len({labels[i] for i in train}) < 2:
+            base = sum(labels[i] for i in train) / len(train) if train else 0.5
+            for i in order:
+                if fold_of[i] == k:
+                    scores[i] = base
+            continue
+        model = Calibrator.fit_logistic([rows[i] for i in train], [labels[i] for i in train], l2=l2)
+        for i in order:
+            if fold_of[i] == k:
+                scores[i] = model.predict(rows[i])
+    return scores
+
+
+def fit_evidence_model(
+    rows: Sequence[Signals],
+    labels: Sequence[bool],
+    *,
+    target: float,
+    delta: float,
+    folds: int = 10,
+    seed: int = 0,
+    l2: float = 1.0,
+    min_outcomes: int = 10,
+    partial_copies: int = 0,
+) -> Calibrator:
+    """THE combiner, fitted on labelled outcomes (raw ledger rows, `verdict_signals`).
+
+    1. Proof rows are set aside: a proof decides by itself (P = 1 for, 0 against); it teaches
+       nothing about how far model evidence can be trusted.
+    2. A logistic model over `evidence_features` (L2), scored cross-fitted: every outcome by a
+       model fitted on the other folds.
+    3. Isotonic regression of the outcomes on those scores: the calibration map (monotone, so
+       it keeps the model's order; it turns a score into the observed rate of right answers).
+    4. The promise: Learn-then-Test (fixed-sequence, Clopper–Pearson) on the cross-fitted,
+       recalibrated probabilities of the model-only outcomes. `verified` by the model then
+       holds `target` precision with confidence 1 − delta on answers like these.
+    The model kept is fitted on all model-only outcomes, followed by the same map. Too few
+    outcomes (or one class only): no threshold, so only proofs verify.
+    """
+    model_rows = [(r, bool(c)) for r, c in zip(rows, labels, strict=True) if not is_proof_row(r)]
+    empty = Calibrator(
+        feature_set="evidence", target_precision=target, delta=delta, n_samples=len(model_rows)
+    )
+    if len(model_rows) < min_outcomes or len({c for _, c in model_rows}) < 2:
+        return empty
+    # Partial copies: each outcome again with some of its votes unheard (as when adaptive
+    # evidence stops a panel early), so P(correct) is calibrated on the evidence a scan bought,
+    # not only on full panels. They teach the model and its map; the promise and the fit's
+    # ECE are measured on the outcomes as they were.
+    rng = random.Random(seed)
+    x: list[dict[str, float]] = []
+    y: list[bool] = []
+    group: list[int] = []
+    for g, (row, correct) in enumerate(model_rows):
+        heard = [k for k in row if _is_vote(k) and row[k] != 0.0]
+        copies = [row]
+        for _ in range(partial_copies if len(heard) > 1 else 0):
+            hidden = rng.sample(heard, rng.randint(1, len(heard) - 1))
+            copies.append({**row, **dict.fromkeys(hidden, 0.0)})
+        for copy in copies:
+            x.append(evidence_features(copy))
+            y.append(correct)
+            group.append(g)
+    original = [i == 0 or group[i] != group[i - 1] for i in range(len(x))]
+    scores = cross_fitted_scores(
+        x, y, folds=min(folds, len(model_rows)), seed=seed, l2=l2, groups=group
+    )
+    knots_x, knots_y = _pav(scores, y)
+    model = Calibrator.fit_logistic(x, y, l2=l2)
+    from app.verification.precision import choose_threshold
+
+    fitted = replace(
+        model, feature_set="evidence", post_x=knots_x, post_y=knots_y, n_samples=len(model_rows)
+    )
+    calibrated = [fitted._recalibrated(s) for s, o in zip(scores, original, strict=True) if o]
+    y = [c for c, o in zip(y, original, strict=True) if o]
+    chosen = choose_threshold(calibrated, y, target=target, delta=delta)
+    return replace(
+        fitted,
+        threshold=chosen.threshold,
+        target_precision=target,
+        delta=delta,
+        evidence=chosen.evidence,
+        precision_lower_bound=chosen.precision_lower_bound,
+        ece=ece(calibrated, y),
+        brier=brier(calibrated, y),
     )

@@ -18,10 +18,13 @@ must reach `raw_verified` to verify.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from app.verification.calibration import Calibrator
+from app.verification.calibration import Calibrator, verdict_signals
+from app.verification.verdict import Verdict, VerdictKind
 
 Badge = Literal["verified", "unverified", "caution"]
 Proof = Literal["for", "against"]
@@ -69,3 +72,37 @@ def judge(
     else:
         why = f"not enough evidence to verify it (confidence {probability:.2f} < {bar:.2f})"
     return Judgement("unverified", probability, why)
+
+
+def calibrated_badge(calibrator: Calibrator, probability: float) -> Badge:
+    """The badge a fitted combiner gives a P(correct) (no proof either way)."""
+    bar = calibrator.threshold
+    if bar is not None and probability >= bar:
+        return "verified"
+    return "caution" if probability < EVIDENCE_AGAINST else "unverified"
+
+
+MAX_ENUMERATED = 6  # pending verifiers whose every mix of answers is tried (3^6 = 729)
+
+
+def settled_badge(
+    calibrator: Calibrator, heard: Sequence[Verdict], pending: Sequence[str]
+) -> Badge | None:
+    """Adaptive evidence (design-notes, MAV's early stopping): the badge the combiner gives
+    whatever the `pending` verifiers say — every mix of approve, reject and abstain — or
+    None while one of them could still change it (then it is worth the call). More than
+    MAX_ENUMERATED pending: None (buy on)."""
+    if len(pending) > MAX_ENUMERATED:
+        return None
+    badges: set[Badge] = set()
+    kinds: tuple[VerdictKind, ...] = ("approve", "reject", "abstain")
+    for answers in itertools.product(kinds, repeat=len(pending)):
+        supposed = [
+            Verdict(kind, "llm", vid, None if kind == "abstain" else float(kind == "approve"))
+            for kind, vid in zip(answers, pending, strict=True)
+        ]
+        row = verdict_signals([*heard, *supposed])
+        badges.add(calibrated_badge(calibrator, calibrator.predict(row)))
+        if len(badges) > 1:
+            return None
+    return badges.pop() if badges else None

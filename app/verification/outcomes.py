@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from app.verification.calibration import Calibrator, brier, ece, verdict_signals
+from app.verification.calibration import Calibrator, fit_evidence_model, verdict_signals
 
 Source = Literal["proof", "consensus", "spot"]
 PROOF_METHODS = ("programmatic", "ground_truth")
@@ -139,18 +139,16 @@ def fit_with_promise(
     holdout_fraction: float,
     fitted_at: str,
 ) -> Calibrator:
-    """A logistic calibrator fitted on one part of the outcomes, with the precision threshold
-    (app/verification/precision.py) chosen on held-out model-only outcomes. No held-out
-    outcomes: the promise is stated with no threshold, so nothing verifies by calibration."""
-    fit, holdout = split_for_promise(outcomes, holdout_fraction)
-    model = Calibrator.fit_logistic([o.features for o in fit], [o.correct for o in fit])
-    model = model.with_promise(
-        [o.features for o in holdout], [o.correct for o in holdout], target, delta
+    """THE combiner on the labelled outcomes (`calibration.fit_evidence_model`, the one `bench
+    service` fits on recorded runs): every model-only outcome is held out from the model
+    that scores it (cross-fitting), so all of them test the threshold. Proofs verify by
+    themselves and are not modelled. Too few model-only outcomes: no threshold, so nothing
+    verifies by calibration. (`holdout_fraction` is kept for callers; cross-fitting holds
+    every outcome out.)"""
+    del holdout_fraction
+    model = fit_evidence_model(
+        [o.features for o in outcomes], [o.correct for o in outcomes], target=target, delta=delta
     )
-    measured = holdout or fit
-    predicted = [model.predict(o.features) for o in measured]
-    correct = [o.correct for o in measured]
-    model.ece, model.brier = ece(predicted, correct), brier(predicted, correct)
     model.fitted_at = fitted_at
     model.sources = dict(Counter(o.source for o in outcomes))
     return model

@@ -105,6 +105,11 @@ class PanelResult:
         return self.total - self.started
 
 
+# Adaptive evidence: given the verdicts so far and the ids of the verifiers not yet heard
+# (queued or running), True when no answer of theirs could change what the evidence decides.
+Settled = Callable[[Sequence[Verdict], Sequence[str]], bool]
+
+
 async def run_panel(
     checks: Sequence[Check],
     *,
@@ -112,23 +117,37 @@ async def run_panel(
     early_stop: bool = True,
     max_concurrency: int | None = None,
     min_decisive: int | None = None,
+    ids: Sequence[str] | None = None,
+    stop_when: Settled | None = None,
 ) -> PanelResult:
-    """`min_decisive`: default `quorum(len(checks))`; a panel thinner than that is undecided."""
+    """`min_decisive`: default `quorum(len(checks))`; a panel thinner than that is undecided.
+
+    `stop_when` (with `ids`, one per check): the caller's own rule for "nothing left can
+    change it" (the combiner's badge, app/verification/combiner.py `settled_badge`), asked
+    before each wave instead of the panel's outcome rule."""
     need = quorum(len(checks)) if min_decisive is None else max(1, min_decisive)
     result = PanelResult(total=len(checks), threshold=threshold, min_decisive=need)
     limit = max_concurrency or len(checks) or 1
-    queue = list(checks)
-    running: set[asyncio.Future[Verdict]] = set()
+    names = list(ids) if ids is not None else [str(i) for i in range(len(checks))]
+    queue = list(zip(names, checks, strict=True))
+    running: dict[asyncio.Future[Verdict], str] = {}
     try:
         while queue or running:
-            pending = len(queue) + len(running)
-            decided = settled(result.approvals, result.rejections, pending, threshold, need)
-            if early_stop and decided is not None:
-                break
+            if stop_when is not None:
+                if stop_when(result.verdicts, [n for n, _ in queue] + list(running.values())):
+                    break
+            else:
+                pending = len(queue) + len(running)
+                decided = settled(result.approvals, result.rejections, pending, threshold, need)
+                if early_stop and decided is not None:
+                    break
             while queue and len(running) < limit:
-                running.add(asyncio.ensure_future(queue.pop(0)()))
+                name, check = queue.pop(0)
+                running[asyncio.ensure_future(check())] = name
                 result.started += 1
-            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                running.pop(task)
             result.verdicts.extend(task.result() for task in done)
     finally:
         for task in running:  # settled early: the answers still in flight are not needed

@@ -183,19 +183,28 @@ async def test_samples_select_the_best_supported_answer_and_the_panel_judges_it(
 
 
 def test_the_promise_is_fitted_by_cross_fitting() -> None:
-    # 40 problems whose evidence is clear (all approve: right; none: wrong) and 10 muddled.
-    def attempt(share: float, correct: bool) -> dict:
-        return {"signals": {"approval_fraction": share, "verifier:x": 1.0}, "correct": correct}
+    # Ledger rows as the service writes them: 80 clear right answers (both verifiers approve,
+    # every sample agrees), 60 clear wrong ones, 20 muddled (half right) and 10 proofs.
+    def attempt(a: float, b: float, agreement: float, correct: bool) -> dict:
+        signals = {"verifier:p:a": a, "verifier:q:b": b, "self_consistency": agreement}
+        return {"signals": signals, "correct": correct}
 
-    records = [{"attempt_signals": [attempt(1.0, True)]} for _ in range(80)]
-    records += [{"attempt_signals": [attempt(0.0, False)]} for _ in range(60)]
-    records += [{"attempt_signals": [attempt(0.5, i % 2 == 0)]} for i in range(20)]
+    records = [{"attempt_signals": [attempt(1, 1, 1.0, True)]} for _ in range(80)]
+    records += [{"attempt_signals": [attempt(-1, -1, 0.0, False)]} for _ in range(60)]
+    records += [{"attempt_signals": [attempt(1, -1, 0.5, i % 2 == 0)]} for i in range(20)]
+    proof = {"programmatic": 1.0, "verifier:symbolic:evaluation": 1.0}
+    records += [{"attempt_signals": [{"signals": proof, "correct": True}]} for _ in range(10)]
     fitted = fit_promise(records, ServiceBenchConfig(target_precision=0.95))
-    assert fitted.features == ["approval_fraction"]  # summary features only, by default
+    assert fitted.feature_set == "evidence"
+    assert "vote:p:a" in fitted.features and "agreement" in fitted.features
+    # The promise is chosen on the 160 model-only outcomes; proofs verify by themselves.
     assert fitted.threshold is not None and fitted.evidence == 160
     assert fitted.precision_lower_bound is not None and fitted.precision_lower_bound >= 0.95
-    assert fitted.predict({"approval_fraction": 1.0}) >= fitted.threshold
-    assert fitted.predict({"approval_fraction": 0.5}) < fitted.threshold
+    assert fitted.predict(attempt(1, 1, 1.0, True)["signals"]) >= fitted.threshold
+    muddled = fitted.predict(attempt(1, -1, 0.5, True)["signals"])
+    assert muddled < fitted.threshold and abs(muddled - 0.5) < 0.1  # isotonic: observed rate
+    assert fitted.predict(attempt(-1, -1, 0.0, False)["signals"]) < 0.05
+    assert fitted.predict(proof) == 1.0
     too_few = fit_promise(records[:5], ServiceBenchConfig())
     assert too_few.threshold is None  # only proofs verify until there is evidence
 

@@ -93,7 +93,7 @@ def test_the_threshold_is_chosen_on_held_out_model_only_outcomes() -> None:
     model = fit_with_promise(
         outcomes, target=0.95, delta=0.05, holdout_fraction=0.5, fitted_at="2026-11-21T00:00Z"
     )
-    assert model.threshold is not None and model.evidence == 200
+    assert model.threshold is not None and model.evidence == 400  # every one, cross-fitted
     assert model.precision_lower_bound is not None and model.precision_lower_bound >= 0.95
     assert model.sources == {"consensus": 400, "proof": 60}
     assert model.ece is not None and model.brier is not None

@@ -71,7 +71,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
             passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
     if plan.panel_size and method not in PROOFS:
         # design-notes, MAV: more evidence bought before answering, when settings say so.
-        panel = await panel_evidence(ctx, state, plan.panel_size)
+        panel = await panel_evidence(ctx, state, plan.panel_size, verdicts)
         verdicts += panel.verdicts
         calls += panel.started
         if panel.score is not None and panel.outcome != "undecided":

@@ -1,0 +1,148 @@
+"""The one evidence model (issue 25): a fitted logistic model over the ledger, recalibrated,
+with the Learn-then-Test promise; adaptive evidence stops buying verdicts once no answer of
+the rest could change the badge it gives."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+
+from app.verification.calibration import (
+    Calibrator,
+    ece,
+    evidence_features,
+    fit_evidence_model,
+    verdict_signals,
+)
+from app.verification.combiner import calibrated_badge, settled_badge
+from app.verification.panel import run_panel
+from app.verification.verdict import Verdict, VerdictKind
+
+PANEL = [f"p{i}:aspect" for i in range(4)]
+RELIABLE = {"p0:aspect": 0.9, "p1:aspect": 0.85, "p2:aspect": 0.6, "p3:aspect": 0.55}
+
+
+def vote(verifier: str, kind: VerdictKind) -> Verdict:
+    return Verdict(kind, "llm", verifier, None if kind == "abstain" else float(kind == "approve"))
+
+
+def scan(rng: random.Random) -> tuple[list[Verdict], bool]:
+    """A simulated ledger: 60 % right; sample agreement higher when right; each verifier right
+    with its own reliability, abstaining one time in ten."""
+    right = rng.random() < 0.6
+    agreeing = sum(rng.random() < (0.85 if right else 0.3) for _ in range(3))
+    verdicts = [
+        Verdict("approve" if agreeing >= 2 else "reject", "llm", "m:self_consistency", agreeing / 3)
+    ]
+    for verifier, reliability in RELIABLE.items():
+        if rng.random() < 0.1:
+            verdicts.append(vote(verifier, "abstain"))
+            continue
+        says_right = right if rng.random() < reliability else not right
+        verdicts.append(vote(verifier, "approve" if says_right else "reject"))
+    return verdicts, right
+
+
+def outcomes(n: int, seed: int) -> tuple[list[dict[str, float]], list[bool]]:
+    rng = random.Random(seed)
+    rows, labels = [], []
+    for _ in range(n):
+        verdicts, right = scan(rng)
+        rows.append(verdict_signals(verdicts))
+        labels.append(right)
+    return rows, labels
+
+
+def test_features_count_abstentions_as_no_evidence() -> None:
+    row = verdict_signals(
+        [
+            Verdict("approve", "llm", "m:self_consistency", 2 / 3),
+            vote("a:x", "approve"),
+            vote("b:x", "abstain"),
+            vote("c:x", "reject"),
+        ]
+    )
+    features = evidence_features(row)
+    assert features["agreement"] == 2 / 3
+    assert features["approval_share"] == 0.5  # 1 of 2 decisive: the abstention is not a no
+    assert features["vote:b:x"] == 0.0 and features["vote:c:x"] == -1.0
+    assert "vote:m:self_consistency" not in features  # agreement is its own feature
+
+
+def test_the_fitted_model_learns_reliability_is_calibrated_and_keeps_the_promise() -> None:
+    rows, labels = outcomes(1500, 0)
+    model = fit_evidence_model(rows, labels, target=0.95, delta=0.05)
+    weight = dict(zip(model.features, model.weights, strict=True))
+    # Learned reliability: the 90 % verifier outweighs the 55 % one.
+    assert weight["vote:p0:aspect"] > 2 * weight["vote:p3:aspect"] > 0
+    fresh, truth = outcomes(3000, 1)
+    predicted = [model.predict(r) for r in fresh]
+    assert ece(predicted, truth) < 0.03
+    assert model.threshold is not None and model.precision_lower_bound >= 0.95
+    verified = [t for p, t in zip(predicted, truth, strict=True) if p >= model.threshold]
+    assert len(verified) > 0.2 * len(truth) and sum(verified) / len(verified) >= 0.95
+    # A proof decides by itself, either way.
+    assert model.predict({"programmatic": 1.0}) == 1.0
+    assert model.predict({"programmatic": -1.0}) == 0.0
+
+
+def test_the_model_round_trips_through_its_file(tmp_path) -> None:
+    rows, labels = outcomes(400, 2)
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    model.save(tmp_path / "calibration.json")
+    loaded = Calibrator.load(tmp_path / "calibration.json")
+    assert loaded == model and loaded.predict(rows[3]) == model.predict(rows[3])
+
+
+def full_badge(model: Calibrator, verdicts: list[Verdict]) -> str:
+    return calibrated_badge(model, model.predict(verdict_signals(verdicts)))
+
+
+def test_settled_badge_is_the_badge_every_completion_gives() -> None:
+    rows, labels = outcomes(1500, 3)
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    assert model.threshold is not None
+    kinds: tuple[VerdictKind, ...] = ("approve", "reject", "abstain")
+    agreement = [Verdict("approve", "llm", "m:self_consistency", 1.0)]
+    for heard_count in range(len(PANEL) + 1):
+        heard_ids, pending = PANEL[:heard_count], PANEL[heard_count:]
+        for heard_kinds in itertools.product(kinds, repeat=heard_count):
+            heard = agreement + [vote(v, k) for v, k in zip(heard_ids, heard_kinds, strict=True)]
+            found = settled_badge(model, heard, pending)
+            every = {
+                full_badge(model, heard + [vote(v, k) for v, k in zip(pending, rest, strict=True)])
+                for rest in itertools.product(kinds, repeat=len(pending))
+            }
+            assert (found is not None) == (len(every) == 1)
+            if found is not None:
+                assert {found} == every
+
+
+async def test_an_adaptive_panel_stops_once_the_badge_is_settled() -> None:
+    rows, labels = outcomes(1500, 4)
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    asked: list[str] = []
+
+    def check(verifier: str, kind: VerdictKind):
+        async def run() -> Verdict:
+            asked.append(verifier)
+            await asyncio.sleep(0)
+            return vote(verifier, kind)
+
+        return run
+
+    prior = [Verdict("reject", "llm", "m:self_consistency", 0.0)]
+    # No sample agreed and the two most reliable verifiers reject: nothing the other two say
+    # can make it verified or lift it out of caution, so they are never asked.
+    result = await run_panel(
+        [check("p0:aspect", "reject"), check("p1:aspect", "reject")]
+        + [check(v, "approve") for v in PANEL[2:]],
+        max_concurrency=2,
+        ids=PANEL,
+        stop_when=lambda heard, pending: (
+            settled_badge(model, [*prior, *heard], pending) is not None
+        ),
+    )
+    assert asked == ["p0:aspect", "p1:aspect"] and result.started == 2
+    assert full_badge(model, [*prior, *result.verdicts]) == "caution"
