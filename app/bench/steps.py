@@ -11,7 +11,7 @@ Reported per subset and overall:
   service's `first_error_step` (`processbench`), and beside it the first step found wrong at
   all (`processbench_first_flagged`, the service's `first_flagged_step`).
 - The symbolic checks alone: their first-error claims (`symbolic_flags`: a first wrong step
-  every step before which was decided ok, what `first_error_step` says without a model) and
+  every step before which was shown right, what `first_error_step` says without a model) and
   their first flags whatever came before (`symbolic_first_flags`), each with precision (right
   only on the labelled first wrong step), recall over erroneous samples, flags before the
   first error (steps labelled right), and the share of correct solutions with no flag.
@@ -118,12 +118,15 @@ class CritiqueJudge:
 class SampleResult:
     sample: StepSample
     symbolic_first: int | None  # the first symbolic flag, whatever came before it
-    symbolic_claim: int | None  # the same, when every step before it was decided ok
+    symbolic_claim: int | None  # the same, when every step before it was shown right
     predicted: int  # first_error_step after combining, -1 for none
     flagged: int  # first_flagged_step after combining, -1 for none
     methods: list[str | None]  # the deciding method per step (None: unchecked)
     model: str  # flagged | no_error | below_bar | abstained | not_asked
     critique: StepCritique | None = None
+    # what the first symbolic flag read, and why it is false (to classify each flag)
+    flag_claim: str | None = None
+    flag_why: str | None = None
 
     def row(self) -> dict[str, object]:
         c = self.critique
@@ -136,6 +139,9 @@ class SampleResult:
             "predicted": self.predicted,
             "flagged": self.flagged,
             "methods": self.methods,
+            "flag": None
+            if self.symbolic_first is None
+            else {"step": self.symbolic_first, "claim": self.flag_claim, "why": self.flag_why},
             "model": self.model,
             "critique": None
             if c is None
@@ -184,6 +190,7 @@ async def judge(
     outcomes = combine(findings, critique)
     first, flagged = first_error(outcomes), first_flagged(outcomes)
     methods = [o.method if o.verdict != "unchecked" else None for o in outcomes]
+    flag = None if symbolic_first is None else findings[symbolic_first]
     return SampleResult(
         sample,
         symbolic_first,
@@ -193,6 +200,8 @@ async def judge(
         methods,
         _model_state(critique),
         critique,
+        None if flag is None else flag.claim,
+        None if flag is None else flag.detail,
     )
 
 

@@ -81,3 +81,75 @@ def test_any_text_gives_one_finding_per_step(steps: list[str]) -> None:
 )
 def test_math_shaped_noise_never_breaks_the_reader(parts: list[str]) -> None:
     claims_in("".join(parts))
+
+
+PROBLEMS = [
+    "",
+    "A shirt is 20% off. Round your answer to the nearest cent.",
+    "Estimate the total in thousands of dollars.",
+    "Planets rotate around the sun every 360 days.",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(calculations, st.sampled_from(PROBLEMS))
+def test_a_true_calculation_is_never_flagged_whatever_the_problem_says(
+    case: tuple[int, str, int, str], problem: str
+) -> None:
+    a, op, b, template = case
+    text = step(a, op, b, exact(a, op, b), template)
+    assert [c.verdict for c in claims_in(text, problem)] == ["ok"], (text, problem)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(2, 12),
+    st.integers(-30, 30),
+    st.integers(-20, 20),
+    st.integers(-1, 2),
+    st.floats(0.0, 1.0),
+)
+def test_work_proved_right_line_by_line_gets_no_wrong_step(
+    a: int, x: int, b: int, named: int, confidence: float
+) -> None:
+    """Every line keeps the equation's solutions: whatever a critique claims (any step, or
+    none), no step is reported wrong and nothing is flagged."""
+    from app.verification.step_critique import StepCritique
+    from app.verification.step_verdicts import combine, first_error, first_flagged
+
+    c = a * x + b
+    problem = f"Solve {a}x + {b} = {c}".replace("+ -", "- ")
+    steps = [f"{a}x + {b} = {c}".replace("+ -", "- "), f"{a}x = {c - b}", f"x = {x}"]
+    findings = check_step_list(problem, steps)
+    assert all(f.verdict == "ok" and f.shown_right for f in findings), (steps, findings)
+    critique = StepCritique(named, confidence, "", "m:x:step_critique", claimed=named,
+                            probability=confidence)  # fmt: skip
+    for judged in (None, critique):
+        outcomes = combine(findings, judged)
+        assert all(o.verdict == "ok" for o in outcomes), (steps, named)
+        assert first_flagged(outcomes) is None and first_error(outcomes) is None
+
+
+LINES = [
+    "18 - 6 = 12",
+    "18 - 6 = 11",
+    "He has 18 - 6 = 12 left.",
+    "He has 18 - 6 = 11 left.",
+    "He thinks about what is left.",
+    "12 × 2 = 24",
+    "12 × 2 = 22",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=6))
+def test_a_claimed_first_error_follows_only_steps_shown_right(steps: list[str]) -> None:
+    from app.verification.step_verdicts import combine, first_error, first_flagged
+
+    findings = check_step_list("Tom has 18 apples and gives away 6.", steps)
+    outcomes = combine(findings, None)
+    claimed, flagged = first_error(outcomes), first_flagged(outcomes)
+    if claimed is not None:
+        assert claimed == flagged and all(f.shown_right for f in findings[:claimed])
+    elif flagged is not None:
+        assert not all(f.shown_right for f in findings[:flagged])
