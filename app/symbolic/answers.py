@@ -40,7 +40,9 @@ _SUBSCRIPT_INDEX = re.compile(r"([a-zA-Z])_\(?\d+\)?")  # x₁ = 2, x₂ = 3 nam
 _PLAIN_INDEX = re.compile(r"(?<![\w.])([a-zA-Z])[12](?=\s*=)")  # x1 = 2, x2 = 3 as well
 _LETTER_E = sp.Symbol("e")
 _BOLD = re.compile(r"\*\*(.+)\*\*|__(.+)__")  # Markdown: **x = 4**
-_PLUS_MINUS = re.compile(r"\+\s*/\s*-")  # x = +/- 2
+# x = +/- 2, x = 2 +- sqrt(3) (ASCII for ±; never 2 + (-√3), which drops a root); "-+" is ∓.
+_PLUS_MINUS = re.compile(r"\+\s*/\s*-|\+-")
+_MINUS_PLUS = re.compile(r"-\s*/\s*\+|-\+")
 _NONE = re.compile(  # the whole answer: "no solution except 0" is not "none"
     r"^(?:(?:there\s+(?:is|are)\s+)?no\s+(?:real\s+)?(?:solutions?|roots?)(?:\s+exists?)?"
     r"|无(?:实数)?解|∅|(?:the\s+)?empty\s+set|none|no\s+real\s+numbers?)\s*$",
@@ -91,7 +93,7 @@ def clean(text: str) -> str:
     bold = _BOLD.fullmatch(text)
     if bold is not None:
         text = (bold.group(1) or bold.group(2)).strip()
-    text = _PLUS_MINUS.sub("±", text)
+    text = _MINUS_PLUS.sub("∓", _PLUS_MINUS.sub("±", text))
     text = normalize(text).strip()
     if ELLIPSIS.search(text):
         raise ParseError("'0.666...': only a single value is read with an ellipsis")

@@ -86,11 +86,17 @@ def close_enough(
     """
     if rounding.places is not None:
         if candidate.is_Rational and candidate == round_half_up(exact, rounding.places):
-            return True
+            # "保留两位小数" of 3.996: 4.00; "4" drops the places asked for (a teacher marks
+            # it down), so it is not judged either way.
+            return True if _places_written(candidate_text) >= rounding.places else None
         return None if same_value(candidate, exact) else False
     if same_value(candidate, exact):
         return True
     decimals = re.findall(r"(\d*)\.(\d+)", candidate_text)
+    if not decimals and rounding.approximate:  # "about 6" for 19/3: a whole number, rounded
+        decimals = [
+            (whole, "") for whole in re.findall(r"(?<![\w.])(\d+)(?![\w.])", candidate_text)
+        ]
     if not decimals or (exact.is_Rational and terminating_decimal(exact)):
         return False
     if not candidate.is_Rational or not exact.is_real:
@@ -103,6 +109,11 @@ def close_enough(
     if sp.N(candidate, 50).round(places) != sp.N(exact, 50).round(places):
         return False
     return True if enough and rounding.approximate else None
+
+
+def _places_written(text: str) -> int:
+    """The decimal places a written number shows: 2 for '4.00', 0 for '4' or '1230'."""
+    return max((len(places) for places in re.findall(r"\d*\.(\d+)", text)), default=0)
 
 
 @lru_cache(maxsize=256)
@@ -366,6 +377,11 @@ def _check_form(
     """'Write 1/8 as a decimal': the value decides right or wrong; a right value in another
     form than asked (1/8 for 0.125, 45/100 for 9/20, 0.375 for 37.5%) is not judged."""
     result = _check_value(exact, candidate, expected, None, units, rounding)
+    if result.verdict == "reject" and form == "percent" and "%" not in candidate:
+        # "3/8 as a percent": 37.5 is the percent without its sign, not the value 37.5
+        hundredfold = _check_value(100 * exact, candidate, expected, None, units, rounding)
+        if hundredfold.verdict != "reject":
+            return CheckResult("abstain", "none", "the percent without its sign", expected)
     if result.verdict != "approve":
         return result
     if form == "simplest":

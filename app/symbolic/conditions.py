@@ -36,6 +36,12 @@ class Condition:
     symbol: sp.Symbol | None = None
 
     @property
+    def asks_one(self) -> bool:
+        """'the positive solution', 'its integer root': one solution is meant; when several
+        satisfy the condition, the question is ill-posed (answer neither one nor all)."""
+        return self.kind != "relation" and bool(_ONE_SOLUTION.search(self.text))
+
+    @property
     def symbols(self) -> set[sp.Symbol]:
         if self.kind == "relation":
             assert self.lhs is not None and self.rhs is not None
@@ -133,6 +139,7 @@ _SOLUTION_KIND = re.compile(
     r"\s*(integer|whole\s+number)?\s*(?:solution|root)s?\b",
     re.IGNORECASE,
 )
+_ONE_SOLUTION = re.compile(r"\b(?:solution|root)$", re.IGNORECASE)
 _CHINESE_SOLUTION_KIND = re.compile(r"(正|负|非负|非零)?(整数|数)?(?:解|根)")
 _PLACEHOLDER = sp.Symbol("_interval")
 

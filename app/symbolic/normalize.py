@@ -178,6 +178,24 @@ def _fraction(before: str, num: str, den: str) -> tuple[str, str]:
     return before, f"(({num})/({den}))"
 
 
+# "2{\\frac{1}{2}}", "{2}\\frac{1}{2}": braces are not shown, so the photo or page shows 2½;
+# "2(\\frac{1}{2})", "2\\left(\\frac{1}{2}\\right)": Ape210K's 1(5/6). A whole number and a
+# fraction of integers with only brackets between them: a mixed number or a product? Refused,
+# as is a braced power before one ("x^{2}\\frac{1}{2}", as "x^2\\frac{1}{2}" is).
+_NUMBER_THEN_BRACES = re.compile(r"\d[\s{}]*[{}][\s{}]*$|\^\(\s*\d+\s*\)\s*$")  # x^{2}\frac12
+_NUMBER_THEN_OPEN = re.compile(r"(?<![\w.^_)])\d+\s*[(\[]\s*$")
+_CLOSE_AFTER = re.compile(r"\s*(?:\\right\s*)?[)\]]")
+
+
+def _bracketed_after_number(before: str, num: str, den: str, after: str) -> None:
+    if not (_INTEGER.fullmatch(num) and _INTEGER.fullmatch(den)):
+        return
+    if _NUMBER_THEN_BRACES.search(before) or (
+        _NUMBER_THEN_OPEN.search(before) and _CLOSE_AFTER.match(after)
+    ):
+        raise ParseError("a number, brackets, a fraction: a mixed number or a product?")
+
+
 def latex_to_plain(text: str) -> str:
     """\\frac, \\sqrt[n], \\log_{b}, \\left| ... into the plain notation the parsers read."""
     out: list[str] = []
@@ -209,6 +227,7 @@ def latex_to_plain(text: str) -> str:
         if name in ("frac", "dfrac", "tfrac"):
             num, pos = _group(text, pos)
             den, pos = _group(text, pos)
+            _bracketed_after_number("".join(out), num, den, text[pos:])
             before, fraction = _fraction("".join(out), num, den)
             out = [before, fraction]
         elif name == "sqrt":

@@ -278,8 +278,9 @@ _MIXED_NUMBER = re.compile(
 
 def _mixed(match: re.Match[str]) -> str:
     whole, numerator, denominator = match.groups()
-    if int(numerator) >= int(denominator):
-        return match.group(0)  # "1 000 000/1": not a mixed number; the parser refuses "1 000"
+    if not 0 < int(numerator) < int(denominator):
+        # "1 000 000/1", "2 0/3": not a mixed number; the parser refuses "1 000", "2 0"
+        return match.group(0)
     return f"({whole}+{numerator}/{denominator})"
 
 

@@ -30,6 +30,7 @@ from app.symbolic.prose import (
     leftover_is_harmless,
     question_tail_is_plain,
     strip_claims,
+    strip_instructions,
     target_after,
     target_before,
 )
@@ -98,7 +99,7 @@ def _prepare(text: str) -> tuple[str, str | None]:
     if re.search(r"!=|\s!\s*=", text):
         raise ParseError("'x!=24': x! = 24 or x ≠ 24?")
     text = ellipsis_decimals(text)  # "0.333... as a fraction"; never in an answer (ellipsis.py)
-    text = strip_claims(text)
+    text = strip_instructions(strip_claims(text))
     if ELLIPSIS.search(text):  # left after the repeating decimals: "17÷5=？……？" asks for a
         raise ParseError("an ellipsis: a quotient and remainder, or something left out")
     percent, text = ask_percent(expand_mixed_numbers(text))

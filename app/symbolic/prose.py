@@ -51,6 +51,67 @@ def strip_claims(text: str) -> str:
     return _CLAIM.sub(claim, text)
 
 
+# Sentences that only say how to write the answer down ("Give only the result as your final
+# answer.", "Only reply with the final value."): blanked; one that says more ("Give your
+# answer as a fraction") is not matched and its words make the reader abstain.
+_END_OF_SENTENCE = r"\s*(?:[.!。]|$)"
+_INSTRUCTIONS = [
+    (
+        re.compile(
+            r"(?:please\s+)?give\s+only\s+the\s+(?:result|answer|value|gcd|lcm|"
+            r"simplified\s+fraction)\s+as\s+your\s+final\s+answer" + _END_OF_SENTENCE,
+            re.IGNORECASE,
+        ),
+        " ",
+    ),
+    (
+        re.compile(
+            r"(?:please\s+)?(?:give|state|write)\s+(?:only\s+)?(?:the|your)\s+(?:final\s+)?"
+            r"(?:answer|result)(?=\s*(?:[.!。]|$))",
+            re.IGNORECASE,
+        ),
+        " ",
+    ),
+    (
+        re.compile(
+            r"(?:please\s+)?only\s+reply\s+with\s+the\s+final\s+(?:value|answer)"
+            + _END_OF_SENTENCE,
+            re.IGNORECASE,
+        ),
+        " ",
+    ),
+    (
+        re.compile(
+            r"state\s+the\s+final\s+answer\s+to\s+the\s+following\s+arithmetic\s+problem\s*:",
+            re.IGNORECASE,
+        ),
+        "Compute ",
+    ),
+    (  # "Solve the following multiplication: 484 * 229": only where it is one
+        re.compile(
+            r"solve\s+the\s+following\s+multiplication\s*:(?=\s*\d+\s*[*×]\s*\d+\s*(?:[.?]|$))",
+            re.IGNORECASE,
+        ),
+        "Compute ",
+    ),
+    (  # "Simplify the fraction 6/8 to its lowest terms": the simplest form, as "Simplify 6/8"
+        re.compile(
+            r"^(\s*simplify)\s+the\s+fraction\s+([^\s]+?)\s+(?:to|in)\s+(?:its\s+)?"
+            r"(?:lowest|simplest)\s+terms" + _END_OF_SENTENCE,
+            re.IGNORECASE,
+        ),
+        r"\1 \2 ",
+    ),
+]
+
+
+def strip_instructions(text: str) -> str:
+    """'What is 484 * 229? Give only the result as your final answer.' → 'What is 484 * 229? '"""
+    for pattern, replacement in _INSTRUCTIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 _ASK_VALUE = re.compile(
     r"(?:(?:what\s+is|what's|whats|find|determine|compute|calculate|evaluate|give)\s+"
     r"(?:the\s+)?(?:exact\s+)?(?:numerical\s+)?(?:value\s+of\s+)?"
@@ -77,7 +138,9 @@ def _extreme(word: str) -> str:
 
 _QUESTION_END = re.compile(r"[?.!。？！\n]")
 # Only words that lead to a condition may follow the asked expression in its sentence.
-_CONNECTIVES = frozenset({"when", "where", "given", "that", "such", "if", "please"})
+_CONNECTIVES = frozenset(
+    {"when", "where", "given", "that", "such", "if", "please", "satisfies", "satisfy"}
+)
 
 
 # Phrases whose words are harmless only together ("in" alone could be "in minutes").

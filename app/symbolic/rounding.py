@@ -23,16 +23,28 @@ _PLACE_WORDS = {
     "tenth": 1,
     "hundredth": 2,
     "thousandth": 3,
+    # "to the nearest ten / hundred / thousand": places before the point (negative places).
+    "ten": -1,
+    "hundred": -2,
+    "thousand": -3,
 }
 _COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _CHINESE_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
-_CHINESE_PLACES = {"个位": 0, "十分位": 1, "百分位": 2, "千分位": 3}
+_CHINESE_PLACES = {
+    "个位": 0,
+    "十分位": 1,
+    "百分位": 2,
+    "千分位": 3,
+    "十位": -1,
+    "百位": -2,
+    "千位": -3,
+}
 _DECIMAL_UNITS = {"1": 0, "0.1": 1, "0.01": 2, "0.001": 3}
 
 _ENGLISH = re.compile(
     r"[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|write|express)\s+(?:(?:your|the)\s+)?"
     r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+the\s+nearest\s+"
-    r"(whole\s+number|integer|unit|ones?|tenth|hundredth|thousandth)\b\s*\)?"
+    r"(whole\s+number|integer|unit|ones?|tenth|hundredth|thousandth|ten|hundred|thousand)\b\s*\)?"
     r"|[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|write|express)\s+(?:(?:your|the)\s+)?"
     r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+(one|two|three|four|[1-4])\s+"
     r"(?:decimal\s+places?|d\.?\s?p\.?)(?![A-Za-z])\s*\)?",
@@ -40,7 +52,8 @@ _ENGLISH = re.compile(
 )
 _CHINESE = re.compile(
     r"[,，(（]?\s*(?:结果|得数|答案)?\s*(?:保留\s*(整数|([一两二三四1-4])\s*位\s*小数)"
-    r"|精确到\s*(个位|十分位|百分位|千分位|0\.0*1|1(?![\d.])))\s*[)）]?"
+    r"|(?:精确|四舍五入|省略)到\s*(个位|十分位|百分位|千分位|十位|百位|千位|0\.0*1|1(?![\d.])))"
+    r"\s*[)）]?"
 )
 _APPROXIMATE = re.compile(
     r"^\s*(?:≈|≒|~|∼|约等于|约为|约|大约|approximately|approx\.?|about|around|roughly)\s*"
@@ -49,7 +62,9 @@ _APPROXIMATE = re.compile(
 )
 
 
-_ROUND_WORD = re.compile(r"\bround\b|(?:用)?四舍五入(?:法)?", re.IGNORECASE)
+_ROUND_WORD = re.compile(
+    r"\bround\b|(?:用)?四舍五入(?:法)?(?:求)?|的近似(?:数|值)|(?:求)?近似(?:数|值)", re.IGNORECASE
+)
 _APPROX_SIGN = re.compile(r"\s*(?:≈|≒|∼)\s*")
 
 
@@ -88,18 +103,18 @@ def find_rounding(text: str) -> tuple[int | None, str]:
 
 def round_half_up(value: sp.Expr, places: int) -> sp.Rational:
     """The exact value rounded half away from zero (四舍五入), as an exact rational."""
-    scale = sp.Integer(10) ** places
+    scale = sp.Integer(10) ** places  # 1/10 for the nearest ten
     magnitude = sp.floor(abs(value) * scale + sp.Rational(1, 2))
     if not magnitude.is_Integer:
         raise ParseError("cannot round this value exactly")
     sign = -1 if value.is_negative else 1
-    return sp.Rational(sign * int(magnitude), int(scale))
+    return sp.Rational(sign * int(magnitude)) / scale
 
 
 def rounded_text(value: sp.Expr, places: int) -> str:
     """'6.33', '6.30', '7': the value rounded as asked, written with that many places."""
     rounded = round_half_up(value, places)
-    if places == 0:
+    if places <= 0:  # to the nearest whole number, ten, hundred…
         return str(int(rounded))
     sign = "-" if rounded < 0 else ""
     digits = str(abs(int(rounded * 10**places))).rjust(places + 1, "0")

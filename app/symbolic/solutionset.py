@@ -204,6 +204,8 @@ def _solve(problem: MathProblem) -> SolutionSet | None:
             return None
         if ok:
             verified.append(assignment)
+    if len(verified) > 1 and any(c.asks_one for c in problem.conditions):
+        return None  # "the positive solution" of x² - 5x + 6 = 0: 2 or 3?
     return SolutionSet("finite", tuple(verified), complex_only and not verified, repeated)
 
 

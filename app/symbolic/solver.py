@@ -304,7 +304,10 @@ def _answer_target(
 
 def _rounded(places: int, value: sp.Expr, steps: list[Step], kind: str) -> SymbolicSolution:
     answer = rounded_text(value, places)
-    steps.append(Step(f"Round to {places} decimal place{'s' if places != 1 else ''}", answer))
+    to = {-1: "the nearest ten", -2: "the nearest hundred", -3: "the nearest thousand"}.get(
+        places, f"{places} decimal place{'s' if places != 1 else ''}"
+    )
+    steps.append(Step(f"Round to {to}", answer))
     return SymbolicSolution(kind, steps, answer, [{"value": answer}])
 
 

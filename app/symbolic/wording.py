@@ -9,7 +9,9 @@ differs between conventions are not read: "平方根" (± in Chinese schools), "
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 
 # A plain number: 12, 0.45, 3/4 (written tight: "16 / 4" and "4÷2" are divisions), or a mixed
 # number already rewritten as (1+1/2).
@@ -227,8 +229,40 @@ def percent_chain_story(text: str) -> tuple[str, bool] | None:
     return None
 
 
+# The greatest common divisor and least common multiple of whole numbers written right there:
+# "the GCD of 12 and 18", "the least common multiple of 4, 6 and 10", "12和18的最大公因数".
+# Each is worked out here (the parsers have no gcd); an operand that is not a whole number
+# ("the GCD of 1.5 and 3", "of x and 6"), or 0, leaves the words, which then make it abstain.
+_WHOLE = r"\d+(?!\d|\.\d|\s*/)"
+_LIST_EN = rf"({_WHOLE}(?:\s*,\s*{_WHOLE})*(?:\s*,?\s+and\s+{_WHOLE})?)"
+_GCD_EN = r"greatest\s+common\s+(?:divisor|factor)|highest\s+common\s+factor|gcd|gcf|hcf"
+_LCM_EN = r"(?:least|lowest)\s+common\s+multiple|lcm"
+_OF = r"(?:\s*\((?:gcd|gcf|hcf|lcm)\))?\s+of\s+(?:the\s+numbers\s+|these\s+numbers\s*:?\s*)?"
+_LIST_ZH = rf"({_WHOLE}(?:\s*[、，,和与]\s*{_WHOLE})+)"
+_DIVISOR_MULTIPLE = [
+    (re.compile(rf"\b(?:the\s+)?(?:{_GCD_EN}){_OF}{_LIST_EN}{_END}", _I), math.gcd),
+    (re.compile(rf"\b(?:the\s+)?(?:{_LCM_EN}){_OF}{_LIST_EN}{_END}", _I), math.lcm),
+    (re.compile(rf"{_START}{_LIST_ZH}\s*的\s*最大公(?:因|约)数"), math.gcd),
+    (re.compile(rf"{_START}{_LIST_ZH}\s*的\s*最小公倍数"), math.lcm),
+]
+
+
+def _divisor_multiple(text: str) -> str:
+    for pattern, combine in _DIVISOR_MULTIPLE:
+
+        def worked(match: re.Match[str], combine: Callable[..., int] = combine) -> str:
+            numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+            if len(numbers) < 2 or 0 in numbers:
+                return match.group(0)
+            return f"({combine(*numbers)})"
+
+        text = pattern.sub(worked, text)
+    return text
+
+
 def spell_out(text: str) -> str:
     """The text with each operation said in words between numbers written as notation."""
+    text = _divisor_multiple(text)
     for chain in _CHAINS:
         text = chain.sub(_chain, text)
     for _ in range(3):  # nested phrases: "the sum of the square of 3 and 4"
