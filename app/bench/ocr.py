@@ -23,7 +23,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.bench.math_photos import FONTSETS, PhotoStyle, cjk_font, render_math
+from app.bench.math_photos import (
+    FONTSETS,
+    HANDWRITING,
+    PhotoStyle,
+    cjk_font,
+    handwriting_fonts,
+    render_math,
+)
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.symbolic.normalize import ParseError, latex_to_plain, normalize
@@ -81,26 +88,48 @@ PROBLEMS: tuple[MathProblem, ...] = (
 )
 
 _PREFIXES_EN = ("", "", "Solve: ", "Compute: ")
-_PREFIXES_ZH = ("", "解方程：", "计算：")
+_PREFIXES_ZH = ("", "解方程：", "计算：", "化简：")
+PREFIX_MODES = ("mixed", "none", "zh", "en")
 
 
-def styles(seed: int, fontsets: tuple[str, ...] = FONTSETS) -> list[tuple[int, PhotoStyle]]:
-    """One photo of every problem in every font, the rest of its look drawn at random."""
+def _prefix_for(problem: MathProblem, drawn: str, mode: str, index: int) -> str:
+    """`mixed`: the prefix drawn (Chinese where this machine has a Chinese font), a solve
+    word only before an equation; `none`: no prefix; `zh`/`en`: always one, in that language
+    (解方程： before an equation, 计算： or 化简： before an expression)."""
+    equation = "=" in problem.latex
+    if mode == "none":
+        return ""
+    if mode == "zh":
+        return "解方程：" if equation else ("计算：", "化简：")[index % 2]
+    if mode == "en":
+        return "Solve: " if equation else "Compute: "
+    if drawn and not equation and drawn.startswith(("Solve", "解")):
+        return "计算：" if cjk_font() else "Compute: "
+    return drawn
+
+
+def styles(
+    seed: int, fontsets: tuple[str, ...] = FONTSETS, prefix: str = "mixed"
+) -> list[tuple[int, PhotoStyle]]:
+    """One photo of every problem in every font, the rest of its look drawn at random (the
+    same draws whatever the prefix mode, so runs with and without a prefix pair up)."""
+    if prefix not in PREFIX_MODES:
+        raise ValueError(f"prefix must be one of {', '.join(PREFIX_MODES)}")
+    if prefix == "zh" and cjk_font() is None:
+        raise LookupError("no font with Chinese glyphs on this machine (fonts-noto-cjk)")
     rng = random.Random(seed)
     prefixes = _PREFIXES_ZH if cjk_font() else _PREFIXES_EN
     out: list[tuple[int, PhotoStyle]] = []
     for index, problem in enumerate(PROBLEMS):
         for fontset in fontsets:
-            prefix = rng.choice(prefixes)
-            if prefix and "=" not in problem.latex and prefix.startswith(("Solve", "解")):
-                prefix = "计算：" if cjk_font() else "Compute: "
+            drawn = rng.choice(prefixes)
             style = PhotoStyle(
                 fontset=fontset,
                 size=rng.choice((28, 36, 44)),
                 rotation=round(rng.uniform(-2.0, 2.0), 1) if rng.random() < 0.5 else 0.0,
                 blur=rng.choice((0.0, 0.0, 0.5, 0.8)),
                 jpeg_quality=rng.choice((None, 90, 70)),
-                prefix=prefix,
+                prefix=_prefix_for(problem, drawn, prefix, index),
             )
             out.append((index, style))
     return out
@@ -171,12 +200,15 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         }
 
     by_font: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_prefix: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
         by_font[record["style"]["fontset"]].append(record)
+        by_prefix[_prefix_kind(record["style"]["prefix"])].append(record)
     reasons = Counter(r["unread"] for r in records if r["unread"])
     return {
         "by_structure": {name: figures(rows) for name, rows in sorted(groups.items())},
         "by_font": {name: figures(rows) for name, rows in sorted(by_font.items())},
+        "by_prefix": {name: figures(rows) for name, rows in sorted(by_prefix.items())},
         "incomplete_reasons": dict(reasons.most_common()),
         "verified_wrong": [
             {k: r[k] for k in ("latex", "read", "gold", "answer", "style")}
@@ -189,11 +221,44 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _prefix_kind(prefix: str) -> str:
+    if not prefix:
+        return "none"
+    return "zh" if re.search(r"[\u3400-\u9fff]", prefix) else "en"
+
+
+def font_choices(fonts: str) -> tuple[str, ...]:
+    """`--fonts`: comma-separated font sets; `mathtext` (the default) is dejavusans, cm and
+    stix, `handwriting` the handwriting-like fonts installed here, `all` both."""
+    out: list[str] = []
+    for name in (part.strip() for part in fonts.split(",") if part.strip()):
+        if name in ("mathtext", "all"):
+            out += FONTSETS
+        if name in ("handwriting", "all"):
+            installed = handwriting_fonts()
+            if not installed:
+                raise LookupError("no handwriting-like font is installed (fonts-humor-sans)")
+            out += installed
+        if name not in ("mathtext", "handwriting", "all"):
+            if name not in FONTSETS and name not in HANDWRITING:
+                raise ValueError(f"unknown font set {name!r}")
+            if name in HANDWRITING and name not in handwriting_fonts():
+                raise LookupError(f"the {name} font is not installed on this machine")
+            out.append(name)
+    return tuple(dict.fromkeys(out))
+
+
 async def run_ocr_bench(
-    services: Resources, out_dir: Path, *, seed: int = 0, limit: int | None = None
+    services: Resources,
+    out_dir: Path,
+    *,
+    seed: int = 0,
+    limit: int | None = None,
+    fonts: tuple[str, ...] = FONTSETS,
+    prefix: str = "mixed",
 ) -> dict[str, Any]:
     out_dir.mkdir(parents=True, exist_ok=True)
-    photos = styles(seed)
+    photos = styles(seed, fonts, prefix)
     if limit is not None:
         photos = random.Random(seed).sample(photos, min(limit, len(photos)))
     records: list[dict[str, Any]] = []

@@ -101,7 +101,7 @@ def _glyphs(binary: NDArray[np.uint8]) -> tuple[NDArray[np.int32], list[Glyph]]:
     return np.asarray(labels, dtype=np.int32), glyphs
 
 
-def _char_height(glyphs: list[Glyph]) -> float:
+def char_height_of(glyphs: list[Glyph]) -> float:
     """Median height of pieces that are neither specks nor strokes (a first, rough cut)."""
     if not glyphs:
         return 0.0
@@ -141,7 +141,7 @@ def find_ink(
     if not binary.any() or np.count_nonzero(binary) > MAX_INK_FRACTION * binary.size:
         return None
     labels, glyphs = _glyphs(binary)
-    char_height = _char_height(glyphs)
+    char_height = char_height_of(glyphs)
     angle = _skew(binary, glyphs, char_height)
     if angle == 0.0 and tilt_hint is not None:
         angle = tilt_hint  # no long stroke: the line reader's boxes say how the text runs
@@ -154,7 +154,7 @@ def find_ink(
         )
         binary = _binarize(gray, dark)
         labels, glyphs = _glyphs(binary)
-        char_height = _char_height(glyphs)
+        char_height = char_height_of(glyphs)
     else:
         angle = 0.0
     faint = _faint_pieces(gray, binary, char_height) if dark else 0

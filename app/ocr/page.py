@@ -33,10 +33,13 @@ from app.ocr.math_reading import (
     stacked,
     too_tall,
 )
+from app.ocr.prefix import split_words
 from app.ocr.structure import Piece, has_structure, lines, overbar, top_level
+from app.ocr.words import leading_words, rest_of_line_text
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _MARKS = re.compile(r"[.·•∙⋅・|√∛∜]")
+_WORDS_UNSPLIT = "the Chinese words before the formula could not be told apart from it"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,14 +153,43 @@ def read_page(
     if ink is None:
         unread = "the photo is not dark print on light paper; its reading cannot be checked"
         return PageReading(plain_text, False, unread if plain_text else None)
-    if not needs_layout(ink, plain_text):
-        flat = find_ink(image, straighten=False) if ink.angle else ink
-        if flat is not None and flat.faint_pieces:
-            flat = find_ink(image, straighten=False, dark=False)  # keep every stroke
-        gaps = plain_gaps(flat, boxes) if flat else None
-        return PageReading(plain_text, False, gaps or second_look(ink, plain_text, recognize))
+    words = leading_words(plain_text)
+    if words is not None:
+        split = split_words(ink, words, recognize)
+        if split is not None:
+            return _read_formula(image, split.words, split.formula, plain_text, boxes, recognize)
+    return _read_formula(image, "", ink, plain_text, boxes, recognize)
+
+
+def _read_formula(
+    image: NDArray[np.uint8],
+    words: str,
+    ink: Ink,
+    plain_text: str,
+    boxes: list[TextBox],
+    recognize: Recognize,
+) -> PageReading:
+    """The page's formula (`ink`: all of the page, or what is right of the leading Chinese
+    `words`), read line by line when nothing in it needs the layout step, else from its
+    layout; `words` go back in front of the reading."""
+    tilt = text_tilt(boxes)
+    formula_text = rest_of_line_text(plain_text, words.rstrip("：")) if words else plain_text
+    if not needs_layout(ink, formula_text):
+        flat: Ink | None = ink
+        if ink.angle or ink.faint_pieces:  # checked unturned, and with every stroke kept
+            flat = find_ink(image, straighten=False)
+            if flat is not None and flat.faint_pieces:
+                flat = find_ink(image, straighten=False, dark=False)
+            if flat is not None and words:
+                flat = _formula_of(flat, words, recognize)
+                if flat is None:
+                    return PageReading(plain_text, False, _WORDS_UNSPLIT)
+        gaps = plain_gaps(flat, _formula_boxes(boxes, words)) if flat else None
+        return PageReading(plain_text, False, gaps or second_look(ink, formula_text, recognize))
     reason = "the layout of the photo could not be read"
-    for attempt in _attempts(image, ink, tilt):
+    if words:
+        reason = _WORDS_UNSPLIT
+    for attempt in _attempts(image, ink, tilt, words, recognize):
         reader = StructuredReader(attempt, recognize)
         try:
             text = reader.read(top_level(attempt))
@@ -166,12 +198,41 @@ def read_page(
         except Unread as exc:
             reason = str(exc)
             continue
-        return PageReading(text, True, None, reader.confidence)
+        return PageReading(words + text, True, None, reader.confidence)
     return PageReading(plain_text, False, reason)
 
 
-def _attempts(image: NDArray[np.uint8], first: Ink, tilt: float | None) -> list[Ink]:
+def _formula_of(ink: Ink | None, words: str, recognize: Recognize) -> Ink | None:
+    """`ink` without the leading `words` (None when they cannot be told apart in it)."""
+    if ink is None or not words:
+        return ink
+    split = split_words(ink, words.rstrip("："), recognize)
+    return split.formula if split is not None else None
+
+
+def _formula_boxes(boxes: list[TextBox], words: str) -> list[TextBox]:
+    """The line reader's boxes without the leading words: a box of only those words is
+    left out, one that starts with them keeps the rest of its text."""
+    if not words:
+        return boxes
+    bare = words.rstrip("：")
+    out: list[TextBox] = []
+    for box in boxes:
+        text = unicodedata.normalize("NFKC", box.text).strip()
+        if text.startswith(bare):
+            text = rest_of_line_text(text, bare)
+            if not text.strip():
+                continue
+        out.append(TextBox(box.corners, text))
+    return out
+
+
+def _attempts(
+    image: NDArray[np.uint8], first: Ink, tilt: float | None, words: str, recognize: Recognize
+) -> list[Ink]:
     """The same page binarized lighter, then not straightened: a blurred photo's strokes
-    break at the dark threshold, and a wrong tilt estimate breaks the rest."""
+    break at the dark threshold, and a wrong tilt estimate breaks the rest. With leading
+    Chinese words, each is split again (a page where they cannot be found is left out)."""
     others = [find_ink(image, dark=False, tilt_hint=tilt), find_ink(image, straighten=False)]
-    return [first, *(ink for ink in others if ink is not None)]
+    found = [_formula_of(ink, words, recognize) for ink in others]
+    return [first, *(ink for ink in found if ink is not None)]

@@ -20,6 +20,7 @@ from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scan_events import ScanInputRepository
 from app.db.repositories.scans import ScanRepository
 from app.metrics import SCANS
+from app.ocr.words import usable_reading
 from app.pipeline.state import SolveState
 from app.resources import Resources
 from app.schemas.common import ErrorCode
@@ -97,6 +98,9 @@ async def run_request(
         on_node=on_node,
         min_ocr_confidence=min_ocr_confidence,
     )
+    if result.ocr_unread and not usable_reading(result.problem_text):
+        # Ink was seen, but nothing of it that could be shown for correction was read.
+        raise RetakePhoto(result.ocr_confidence, result.problem_text)
     if result.error or not result.problem_text.strip():
         code = _unreadable_code(result.error)
         raise UnreadableInput(code, _UNREADABLE[code])

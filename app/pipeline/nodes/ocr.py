@@ -41,7 +41,12 @@ async def ocr(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str,
     try:
         result = await reader.read(state.image)
         if not result.text.strip():
-            return {"error": "no_text_found", "ocr_confidence": result.confidence}
+            # With ink seen but nothing read (`unread`), the photo is to be taken again.
+            return {
+                "error": "no_text_found",
+                "ocr_confidence": result.confidence,
+                "ocr_unread": result.unread,
+            }
         model_reading = await second if second is not None else None
     finally:
         if second is not None and not second.done():
