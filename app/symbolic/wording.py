@@ -62,6 +62,11 @@ _REWRITES = [
     # elsewhere); "2 of 60" or "2的3次方" are not this.
     _sub(rf"{_START}{_FRACTION}\s+of\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
     _sub(rf"{_START}{_NUM}\s*的\s*{_FRACTION}{_END}(?!\s*(?:次|倍|位|%))", r"((\2)*(\1))"),
+    # "80的25%": 25% of 80 (the English "25% of 80" is read in problem.py).
+    _sub(
+        rf"{_START}{_NUM}\s*的\s*(\d+(?:\.\d+)?)\s*%(?![\d.]|\s*[a-zA-Z(^*/+\-]|\s*的)",
+        r"((\1)*(\2)/100)",
+    ),
     # Named results of two numbers.
     _sub(rf"\b(?:the\s+)?sum\s+of\s+{_NUM}\s+and\s+{_NUM}{_END_SUM}", r"((\1)+(\2))", _I),
     _sub(

@@ -132,6 +132,12 @@ def test_checked(problem: str, candidate: str, allowed: set[str]) -> None:
         ("把 3.5 米化成厘米", "350 厘米"),
         ("将 2 小时换算成分钟", "120 分钟"),
         ("把 3.5 米化成几米几厘米", ABSTAIN),
+        # "80的25%": a percent of a number, in Chinese word order.
+        ("80的25%是多少？", "20"),
+        ("80的12.5%是多少", "10"),
+        ("80的25%的40%是多少？", ABSTAIN),
+        ("80的25%+1是多少？", ABSTAIN),
+        ("1+80的25%是多少？", ABSTAIN),
     ],
 )
 def test_read_now(problem: str, answer: str | None) -> None:
