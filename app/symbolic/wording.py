@@ -123,7 +123,8 @@ _FORMS = {
     "百分数": "percent",
 }
 # A repeating decimal is an exact fraction by now: "0.\overline{3}" is "(1/3)".
-_FORM_NUM = rf"({_N}|\(\d+/\d+\))"
+# "45% as a fraction": a percent written as such is a number too.
+_FORM_NUM = rf"({_N}|\(\d+/\d+\)|\d+(?:\.\d+)?\s*%)"
 _ASK_FORM = [
     re.compile(
         rf"\b(?:write|express|convert|change|rewrite)\s+{_FORM_NUM}\s+(?:as|to|into)\s+an?\s+"

@@ -138,6 +138,12 @@ def test_checked(problem: str, candidate: str, allowed: set[str]) -> None:
         ("80的25%的40%是多少？", ABSTAIN),
         ("80的25%+1是多少？", ABSTAIN),
         ("1+80的25%是多少？", ABSTAIN),
+        # A percent converted to a fraction or a decimal.
+        ("Write 45% as a fraction", "9/20"),
+        ("Write 45% as a decimal", "0.45"),
+        ("把 45% 化成分数", "9/20"),
+        ("Write 150% as a decimal", "1.5"),
+        ("Write 45% of 80 as a decimal", ABSTAIN),
     ],
 )
 def test_read_now(problem: str, answer: str | None) -> None:
@@ -158,6 +164,9 @@ def test_read_now(problem: str, answer: str | None) -> None:
         ("Find the GCD of 12 and 18", "6", CORRECT),
         ("Find the GCD of 12 and 18", "3", INCORRECT),
         ("12和18的最小公倍数是多少", "216", INCORRECT),
+        ("Write 45% as a fraction", "45/100", UNKNOWN),
+        ("Write 45% as a decimal", "45%", UNKNOWN),
+        ("Write 45% as a decimal", "45", INCORRECT),
     ],
 )
 def test_checked_now(problem: str, candidate: str, allowed: set[str]) -> None:
