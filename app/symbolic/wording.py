@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from fractions import Fraction
+
+from app.symbolic.normalize import ParseError
 
 # A plain number: 12, 0.45, 3/4 (written tight: "16 / 4" and "4÷2" are divisions), or a mixed
 # number already rewritten as (1+1/2).
@@ -58,6 +61,19 @@ _REWRITES = [
     ),
     _sub(rf"{_START}{_NUM}\s*(?:增加|提高|增长)了?\s*{_NUM}\s*%", r"((\1)*(1+(\2)/100))"),
     _sub(rf"{_START}{_NUM}\s*(?:减少|降低|下降)了?\s*{_NUM}\s*%", r"((\1)*(1-(\2)/100))"),
+    # "20% more than 80", "20% less than 80", "比80多20%的数", "比80少20%的数".
+    _sub(
+        rf"{_START}{_NUM}\s*%\s+(?:more|greater|higher|larger)\s+than\s+{_NUM}{_END}",
+        r"((\2)*(1+(\1)/100))",
+        _I,
+    ),
+    _sub(
+        rf"{_START}{_NUM}\s*%\s+(?:less|fewer|lower|smaller)\s+than\s+{_NUM}{_END}",
+        r"((\2)*(1-(\1)/100))",
+        _I,
+    ),
+    _sub(rf"比\s*{_NUM}\s*多\s*{_NUM}\s*%\s*的数", r"((\1)*(1+(\2)/100))"),
+    _sub(rf"比\s*{_NUM}\s*少\s*{_NUM}\s*%\s*的数", r"((\1)*(1-(\2)/100))"),
     # "3/4 of 60", "0.5 of 12", "60的3/4": a fraction of a number ("15% of 80" is read
     # elsewhere); "2 of 60" or "2的3次方" are not this.
     _sub(rf"{_START}{_FRACTION}\s+of\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
@@ -98,6 +114,38 @@ _PERCENT_ASKED = [
 ]
 
 
+# "100比80多百分之几？", "100 is what percent more than 80?", "By what percent is 80 less than
+# 100?": the difference as a percent of the number compared with (the one after 比 / than).
+# A difference the wrong way ("80比100多百分之几") is a false premise: not read.
+_PLAIN = r"(\d+(?:\.\d+)?)(?![\d.]|\s*/)"
+_MORE = r"more|greater|higher|larger|bigger"
+_LESS = r"less|fewer|lower|smaller"
+_PERCENT_DIFFERENCE = [
+    re.compile(
+        rf"{_START}{_PLAIN}\s+is\s+what\s+(?:percent|percentage)\s+({_MORE}|{_LESS})\s+than\s+"
+        rf"{_PLAIN}{_END}",
+        _I,
+    ),
+    re.compile(
+        rf"\bby\s+what\s+(?:percent|percentage)\s+is\s+{_PLAIN}\s+({_MORE}|{_LESS})\s+than\s+"
+        rf"{_PLAIN}{_END}",
+        _I,
+    ),
+    re.compile(rf"{_START}{_PLAIN}\s*比\s*{_PLAIN}\s*(多|少)\s*百分之几"),
+]
+
+
+def _percent_difference(match: re.Match[str]) -> tuple[str, str]:
+    first, middle, last = match.groups()
+    # "A比B多": (A, B, 多); "A is what percent more than B": (A, more, B)
+    second, word = (middle, last) if last in ("多", "少") else (last, middle)
+    more = word == "多" or re.fullmatch(_MORE, word, _I) is not None
+    a, b = Fraction(first), Fraction(second)
+    if b == 0 or (a <= b if more else a >= b):
+        raise ParseError("a difference the wrong way, or none")
+    return (f"{first}-{second}" if more else f"{second}-{first}"), second
+
+
 def ask_percent(text: str) -> tuple[bool, str]:
     """'What percent of 50 is 12?' → (True, 'What is ((12)*100/(50))?')."""
     for pattern, template in _PERCENT_ASKED:
@@ -105,6 +153,13 @@ def ask_percent(text: str) -> tuple[bool, str]:
         if match is None:
             continue
         part, whole = match.expand(template).split(":")
+        asked = f"what is (({part})*100/({whole}))"
+        return True, text[: match.start()] + asked + text[match.end() :]
+    for pattern in _PERCENT_DIFFERENCE:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        part, whole = _percent_difference(match)
         asked = f"what is (({part})*100/({whole}))"
         return True, text[: match.start()] + asked + text[match.end() :]
     return False, text

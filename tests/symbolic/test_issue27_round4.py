@@ -144,6 +144,20 @@ def test_checked(problem: str, candidate: str, allowed: set[str]) -> None:
         ("把 45% 化成分数", "9/20"),
         ("Write 150% as a decimal", "1.5"),
         ("Write 45% of 80 as a decimal", ABSTAIN),
+        # Percent more / less than, and the percent one number is more or less than another.
+        ("What is 20% more than 80?", "96"),
+        ("What is 20% less than 80?", "64"),
+        ("比80多20%的数是多少？", "96"),
+        ("比80少20%的数是多少？", "64"),
+        ("100比80多百分之几？", "25%"),
+        ("80比100少百分之几？", "20%"),
+        ("100 is what percent more than 80?", "25%"),
+        ("By what percent is 80 less than 100?", "20%"),
+        ("80比100多百分之几？", ABSTAIN),  # the wrong way: a false premise
+        ("By what percent is 100 less than 80?", ABSTAIN),
+        ("100比30多百分之几？", ABSTAIN),  # 233.33…%: no rounding asked
+        ("What is 20% more than 80 + 1?", ABSTAIN),
+        ("100比80多百分之几？比80多多少？", ABSTAIN),
     ],
 )
 def test_read_now(problem: str, answer: str | None) -> None:
@@ -167,6 +181,9 @@ def test_read_now(problem: str, answer: str | None) -> None:
         ("Write 45% as a fraction", "45/100", UNKNOWN),
         ("Write 45% as a decimal", "45%", UNKNOWN),
         ("Write 45% as a decimal", "45", INCORRECT),
+        ("100比80多百分之几？", "25", CORRECT),
+        ("100比80多百分之几？", "20%", INCORRECT),
+        ("80比100少百分之几？", "25%", INCORRECT),
     ],
 )
 def test_checked_now(problem: str, candidate: str, allowed: set[str]) -> None:
