@@ -9,8 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import dataclass
 
 from pydantic import SecretStr
 from redis.asyncio import Redis
@@ -32,11 +31,10 @@ from app.services.auth import KeyAuthenticator
 from app.services.provider_counts import ProviderResultCounts
 from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
 from app.services.upkeep import UpkeepLeader, keep_fresh
-from app.settings import Settings, VerifySettings
+from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
-from app.verification.calibration import Calibrator
 from app.verification.spot_check_sampling import SpotCheckRates
-from app.worker.context import open_job_context
+from app.worker.context import build_pipeline_context, open_job_context
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
@@ -108,34 +106,15 @@ async def open_providers(
     return sandbox, budget, registry
 
 
-def load_calibrator(path: Path | None) -> Calibrator | None:
-    return Calibrator.load(path) if path is not None and path.is_file() else None
-
-
-STEP_CALIBRATION_FILE = "step_critique_calibration.json"
-
-
-def step_calibration_path(verify: VerifySettings) -> Path | None:
-    """Where `bench steps --fit-calibration` is expected to put the step critique's
-    calibrator: beside the answer calibrator (None when there is none)."""
-    path = verify.calibration_path
-    return None if path is None else path.with_name(STEP_CALIBRATION_FILE)
-
-
 def reload_calibration(services: Resources) -> bool:
     """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker), and
-    the step critique's when its file changed."""
-    verify = services.settings.verify
-    loaded = load_calibrator(verify.calibration_path)
-    steps = load_calibrator(step_calibration_path(verify))
-    changed = False
-    if loaded is not None and loaded != services.pipeline.calibrator:
-        services.pipeline = replace(services.pipeline, calibrator=loaded)
-        changed = True
-    if steps is not None and steps != services.pipeline.step_calibrator:
-        services.pipeline = replace(services.pipeline, step_calibrator=steps)
-        changed = True
-    return changed
+    the step critique's when its file changed (pipeline runs read the files themselves; this
+    keeps `services.pipeline`'s own fields, which checks and the API read, current too)."""
+    current = services.pipeline.current()
+    if current is services.pipeline:
+        return False
+    services.pipeline = current
+    return True
 
 
 @asynccontextmanager
@@ -156,26 +135,23 @@ async def open_resources(
         sandbox, budget, registry = await open_providers(settings, stack, extra_clients, redis)
         if settings.retrieval.load_on_start:
             await load_if_empty(sessionmaker, settings.retrieval.problem_bank_path)
-        ocr = RapidOcrReader(settings.ocr)
-        retriever = ProblemBankRetriever(sessionmaker, settings.verify.ground_truth_min_similarity)
-        await retriever.warm_up()
-        pipeline = PipelineContext(
-            registry=registry,
-            sandbox=sandbox,
-            verify=settings.verify,
-            retriever=retriever,
-            ocr=ocr,
-            top_k=settings.retrieval.top_k,
-            calibrator=load_calibrator(settings.verify.calibration_path),
-            step_calibrator=load_calibrator(step_calibration_path(settings.verify)),
-        )
+        pipeline = build_pipeline_context(settings, sessionmaker, registry, sandbox)
+        assert isinstance(pipeline.retriever, ProblemBankRetriever)
+        assert isinstance(pipeline.ocr, RapidOcrReader)
+        ocr = pipeline.ocr
+        await pipeline.retriever.warm_up()
         queue: TaskQueue
         if settings.redis.url:
             queue = ArqQueue.from_url(settings.redis.url, settings.redis.queue_name)
         else:
             queue = InProcessQueue(TASKS, max_tries=settings.worker.max_tries)
         jobs = await open_job_context(
-            settings, stack, queue, sessionmaker=sessionmaker, providers=(sandbox, registry)
+            settings,
+            stack,
+            queue,
+            sessionmaker=sessionmaker,
+            providers=(sandbox, registry),
+            pipeline=pipeline,
         )
         if isinstance(queue, InProcessQueue):
             queue.bind(jobs)

@@ -454,7 +454,8 @@ def steps(
         prompt_key,
     )
     from app.llm.base import ModelClient
-    from app.resources import load_calibrator, open_providers
+    from app.resources import open_providers
+    from app.verification.calibration_files import load_calibrator
     from app.verification.step_critique import critique_messages
 
     if (backend == "replay") != (replay is not None):

@@ -13,6 +13,7 @@ from app.pipeline.state import Example
 from app.settings import VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
+from app.verification.calibration_files import CalibrationFiles
 from app.verification.validator import Thresholds
 
 
@@ -59,15 +60,31 @@ class PipelineContext:
     # fitted by `bench steps --fit-calibration`; None: its stated confidence stands in.
     step_calibrator: Calibrator | None = None
     calls: RunCalls | None = None  # per run (`for_run`); None: each node makes its own calls
+    # Where the two calibrators come from when they are fitted files: `current()` and every
+    # run read them as of now (a refit reaches a queued scan); None: the fields above stand.
+    calibration: CalibrationFiles | None = None
 
     @contextmanager
     def for_run(self) -> Iterator[PipelineContext]:
-        """This context for one run; calls nobody took are stopped when the run ends."""
+        """This context for one run, with the current calibrators; calls nobody took are
+        stopped when the run ends."""
         calls = RunCalls()
         try:
-            yield replace(self, calls=calls)
+            yield replace(self.current(), calls=calls)
         finally:
             calls.cancel()
+
+    def current(self) -> PipelineContext:
+        """This context with the calibrators as their files are now."""
+        if self.calibration is None:
+            return self
+        answers, steps = self.calibration.current()
+        # A file not fitted yet leaves the field as it is (a refit replaces, never deletes).
+        calibrator = self.calibrator if answers is None else answers
+        step_calibrator = self.step_calibrator if steps is None else steps
+        if calibrator is self.calibrator and step_calibrator is self.step_calibrator:
+            return self
+        return replace(self, calibrator=calibrator, step_calibrator=step_calibrator)
 
     @property
     def thresholds(self) -> Thresholds:

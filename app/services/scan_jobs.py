@@ -189,28 +189,22 @@ class JobScanServices:
     Resources): the compiled graph, a pipeline context with OCR and the problem bank."""
 
     def __init__(self, jobs: Any) -> None:
-        from app.ocr.rapid import RapidOcrReader
         from app.pipeline.graph import build_graph
-        from app.resources import load_calibrator
         from app.retrieval.bank import ProblemBankRetriever
         from app.services.provider_counts import ProviderResultCounts
         from app.verification.spot_check_sampling import SpotCheckRates
+        from app.worker.context import build_pipeline_context
 
         settings = jobs.settings
         self.settings = settings
         self.graph = build_graph()
-        self.retriever = ProblemBankRetriever(
-            jobs.sessionmaker, settings.verify.ground_truth_min_similarity
+        # The process's own pipeline context (the server's, with its OCR engine and the
+        # calibrators as refitted), or one like it for a context built without one.
+        self.pipeline: PipelineContext = jobs.pipeline or build_pipeline_context(
+            settings, jobs.sessionmaker, jobs.registry, jobs.sandbox
         )
-        self.pipeline = PipelineContext(
-            registry=jobs.registry,
-            sandbox=jobs.sandbox,
-            verify=settings.verify,
-            retriever=self.retriever,
-            ocr=RapidOcrReader(settings.ocr),
-            top_k=settings.retrieval.top_k,
-            calibrator=load_calibrator(settings.verify.calibration_path),
-        )
+        assert isinstance(self.pipeline.retriever, ProblemBankRetriever)
+        self.retriever = self.pipeline.retriever
         self.provider_counts = ProviderResultCounts(SpotCheckRates().new_provider_results)
         self.warmed = False
 

@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.llm.registry import ProviderRegistry
+from app.ocr.rapid import RapidOcrReader
+from app.pipeline.context import PipelineContext
+from app.retrieval.bank import ProblemBankRetriever
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
+from app.verification.calibration_files import CalibrationFiles
 
 if TYPE_CHECKING:
     from app.worker.queue import TaskQueue
@@ -30,6 +34,9 @@ class JobContext:
     registry: ProviderRegistry
     sandbox: SymbolicSandbox
     queue: TaskQueue
+    # What pipeline runs use in this process (the server's requests and queued scans alike);
+    # None only where a test builds a context for jobs that run no pipeline.
+    pipeline: PipelineContext | None = None
 
 
 def job_context(ctx: dict[str, Any]) -> JobContext:
@@ -46,9 +53,11 @@ async def open_job_context(
     *,
     sessionmaker: async_sessionmaker[AsyncSession] | None = None,
     providers: tuple[SymbolicSandbox, ProviderRegistry] | None = None,
+    pipeline: PipelineContext | None = None,
 ) -> JobContext:
-    """Open what jobs need (engine, sandbox, providers), closed with `stack`. A process that
-    has some of them open already (the API server) passes them in."""
+    """Open what jobs need (engine, sandbox, providers, the pipeline context), closed with
+    `stack`. A process that has some of them open already (the API server) passes them in:
+    its queued scans then run with the same OCR engine and calibrators as its requests."""
     from app.db.session import create_engine, create_sessionmaker
     from app.resources import open_providers
 
@@ -60,4 +69,29 @@ async def open_job_context(
         sandbox, _, registry = await open_providers(settings, stack)
     else:
         sandbox, registry = providers
-    return JobContext(settings, sessionmaker, registry, sandbox, queue)
+    if pipeline is None:
+        pipeline = build_pipeline_context(settings, sessionmaker, registry, sandbox)
+    return JobContext(settings, sessionmaker, registry, sandbox, queue, pipeline)
+
+
+def build_pipeline_context(
+    settings: Settings,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    registry: ProviderRegistry,
+    sandbox: SymbolicSandbox,
+) -> PipelineContext:
+    """The one place a process's pipeline context is made: OCR, the problem bank (warmed by
+    its first user), and the calibrators read from their files at every run."""
+    calibration = CalibrationFiles(settings.verify)
+    calibrator, step_calibrator = calibration.current()
+    return PipelineContext(
+        registry=registry,
+        sandbox=sandbox,
+        verify=settings.verify,
+        retriever=ProblemBankRetriever(sessionmaker, settings.verify.ground_truth_min_similarity),
+        ocr=RapidOcrReader(settings.ocr),
+        top_k=settings.retrieval.top_k,
+        calibrator=calibrator,
+        step_calibrator=step_calibrator,
+        calibration=calibration,
+    )

@@ -199,12 +199,23 @@ async def test_the_service_loads_the_critique_calibrator_beside_the_answers(
 ) -> None:
     """`bench steps --fit-calibration` writes step_critique_calibration.json beside
     calibration.json; the upkeep loop's reload picks it up (and a refit again)."""
-    from app.resources import STEP_CALIBRATION_FILE, reload_calibration, step_calibration_path
-    from app.verification.calibration import Calibrator
+    from dataclasses import replace
 
-    monkeypatch.setattr(services, "pipeline", services.pipeline)  # restored after the test
-    monkeypatch.setattr(services.settings.verify, "calibration_path", tmp_path / "calibration.json")
-    path = step_calibration_path(services.settings.verify)
+    from app.resources import reload_calibration
+    from app.verification.calibration import Calibrator
+    from app.verification.calibration_files import (
+        STEP_CALIBRATION_FILE,
+        CalibrationFiles,
+        step_calibration_path,
+    )
+
+    verify = services.settings.verify.model_copy(
+        update={"calibration_path": tmp_path / "calibration.json"}
+    )
+    calibration = CalibrationFiles(verify)
+    # restored after the test
+    monkeypatch.setattr(services, "pipeline", replace(services.pipeline, calibration=calibration))
+    path = step_calibration_path(verify)
     assert path == tmp_path / STEP_CALIBRATION_FILE
     assert not reload_calibration(services)  # nothing fitted yet: nothing changes
     fitted = Calibrator(features=["step_critique_confidence"], weights=[4.0], bias=-2.0,
