@@ -510,5 +510,10 @@ def downgrade() -> None:
     for view in (*REPLACED_VIEWS, *reversed(NEW_VIEWS)):
         op.execute(f"DROP VIEW IF EXISTS {view}")
     _previous().upgrade()  # type: ignore[attr-defined]
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    if sqlite:  # the batch copy is renamed to scans while views name it: SQLite's old rule
+        op.execute("PRAGMA legacy_alter_table=ON")
     with op.batch_alter_table("scans") as batch:
         batch.drop_column("grade")
+    if sqlite:
+        op.execute("PRAGMA legacy_alter_table=OFF")
