@@ -105,8 +105,21 @@ _INSTRUCTIONS = [
 ]
 
 
+# "Give only the GCD as your final answer." drops only where the GCD is what is asked.
+_NAMED = {
+    "gcd": re.compile(r"\bgcd\b|greatest\s+common|highest\s+common", re.IGNORECASE),
+    "lcm": re.compile(r"\blcm\b|(?:least|lowest)\s+common", re.IGNORECASE),
+    "simplified fraction": re.compile(r"^\s*simplify\b", re.IGNORECASE),
+}
+_GIVE_ONLY_THE = re.compile(r"give\s+only\s+the\s+(gcd|lcm|simplified\s+fraction)\b", re.IGNORECASE)
+
+
 def strip_instructions(text: str) -> str:
     """'What is 484 * 229? Give only the result as your final answer.' → 'What is 484 * 229? '"""
+    for named in _GIVE_ONLY_THE.finditer(text):
+        asked = _NAMED[re.sub(r"\s+", " ", named.group(1).lower())]
+        if not asked.search(text[: named.start()]):
+            raise ParseError(f"the answer asked ({named.group(1)}) is not what is asked")
     for pattern, replacement in _INSTRUCTIONS:
         text = pattern.sub(replacement, text)
     return text

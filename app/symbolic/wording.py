@@ -286,7 +286,8 @@ def percent_chain_story(text: str) -> tuple[str, bool] | None:
         percent = bool(re.search(r"percent|百分之几", ask, _I))
         if not percent and base is None:
             return None
-        return f"(({base if not percent and base else 100}){_factors(chain)})", percent
+        arithmetic = f"(({base if not percent and base else 100}){_factors(chain)})"
+        return _no_decrease_past_zero(arithmetic), percent
     return None
 
 
@@ -321,6 +322,17 @@ def _divisor_multiple(text: str) -> str:
     return text
 
 
+# A decrease by more than 100% ("80 decreased by 120%", "120% less than 80") is no quantity a
+# school problem means (-16 follows the formula, not the question): refused.
+_DECREASE = re.compile(r"\(1-\(([\d.]+)\)/100\)")
+
+
+def _no_decrease_past_zero(text: str) -> str:
+    if any(Fraction(m.group(1)) > 100 for m in _DECREASE.finditer(text)):
+        raise ParseError("a decrease by more than 100%")
+    return text
+
+
 def spell_out(text: str) -> str:
     """The text with each operation said in words between numbers written as notation."""
     text = _divisor_multiple(text)
@@ -332,4 +344,4 @@ def spell_out(text: str) -> str:
             text = pattern.sub(template, text)
         if text == before:
             break
-    return text
+    return _no_decrease_past_zero(text)

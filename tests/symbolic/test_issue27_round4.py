@@ -158,6 +158,16 @@ def test_checked(problem: str, candidate: str, allowed: set[str]) -> None:
         ("100比30多百分之几？", ABSTAIN),  # 233.33…%: no rounding asked
         ("What is 20% more than 80 + 1?", ABSTAIN),
         ("100比80多百分之几？比80多多少？", ABSTAIN),
+        # A decrease past zero is no school quantity (was verified -16).
+        ("What is 80 decreased by 120%?", ABSTAIN),
+        ("80减少120%是多少？", ABSTAIN),
+        ("What is 120% less than 80?", ABSTAIN),
+        ("一件商品先降价120%再提价20%，现价是原价的百分之几？", ABSTAIN),
+        ("Decrease 80 by 100%", "0"),
+        # An answer-format sentence naming another quantity than the one asked.
+        ("What is the LCM of 4 and 6? Give only the GCD as your final answer.", ABSTAIN),
+        ("What is 6/8? Give only the simplified fraction as your final answer.", ABSTAIN),
+        ("What is the GCD of 12 and 18? Give only the GCD as your final answer.", "6"),
     ],
 )
 def test_read_now(problem: str, answer: str | None) -> None:
