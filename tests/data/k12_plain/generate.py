@@ -307,6 +307,33 @@ for base, down, up in ((100, 20, 20), (80, 25, 10), (200, 10, 10)):
         f"{dec(percent)}%",
     )
 
+# Added in the fourth round (after everything above, with their own random source, so that no
+# earlier item changes): GCD/LCM, percent more/less, rounding to tens and hundreds.
+extra = random.Random(2704)
+for _ in range(3):
+    g = extra.randint(2, 12)
+    a, b = g * extra.randint(2, 9), g * extra.randint(10, 19)
+    add("divisor", "en", f"What is the greatest common divisor of {a} and {b}?", math.gcd(a, b))
+    add("divisor", "zh", f"求{a}和{b}的最大公因数", math.gcd(a, b))
+    add("divisor", "en", f"Find the least common multiple of {a} and {b}.", math.lcm(a, b))
+    add("divisor", "zh", f"{a}和{b}的最小公倍数是多少？", math.lcm(a, b))
+for _ in range(3):
+    base, pct = extra.choice([40, 60, 80, 120, 200]), extra.choice([5, 10, 15, 20, 25])
+    add("more", "en", f"What is {pct}% more than {base}?", dec(Fraction(base * (100 + pct), 100)))
+    add("more", "zh", f"比{base}多{pct}%的数是多少？", dec(Fraction(base * (100 + pct), 100)))
+    add("more", "en", f"What is {pct}% less than {base}?", dec(Fraction(base * (100 - pct), 100)))
+    more, less = base * (100 + pct) // 100, base * (100 - pct) // 100
+    add("more", "zh", f"{more}比{base}多百分之几？", f"{dec(Fraction(100 * (more - base), base))}%")
+    add("more", "zh", f"{less}比{base}少百分之几？", f"{dec(Fraction(100 * (base - less), base))}%")
+for _ in range(3):
+    n = extra.randint(1000, 99999)
+    tens = int(Decimal(n).quantize(Decimal("1E1"), rounding=ROUND_HALF_UP))
+    hundreds = int(Decimal(n).quantize(Decimal("1E2"), rounding=ROUND_HALF_UP))
+    thousands = int(Decimal(n).quantize(Decimal("1E3"), rounding=ROUND_HALF_UP))
+    add("rounding", "en", f"Round {n} to the nearest ten.", tens)
+    add("rounding", "en", f"Round {n} to the nearest hundred.", hundreds)
+    add("rounding", "zh", f"把 {n} 精确到千位", thousands)
+
 out = Path(__file__).with_name("k12_plain.jsonl")
 counters: dict[str, int] = {}
 with out.open("w", encoding="utf-8") as handle:
