@@ -230,9 +230,14 @@ def _formula_boxes(boxes: list[TextBox], words: str) -> list[TextBox]:
 def _attempts(
     image: NDArray[np.uint8], first: Ink, tilt: float | None, words: str, recognize: Recognize
 ) -> list[Ink]:
-    """The same page binarized lighter, then not straightened: a blurred photo's strokes
-    break at the dark threshold, and a wrong tilt estimate breaks the rest. With leading
-    Chinese words, each is split again (a page where they cannot be found is left out)."""
-    others = [find_ink(image, dark=False, tilt_hint=tilt), find_ink(image, straighten=False)]
+    """The same page binarized lighter, then not straightened (at both thresholds): a
+    blurred photo's strokes break at the dark threshold, and a wrong tilt estimate (the line
+    reader's boxes around Chinese words and a formula slope by a degree) breaks the rest.
+    With leading Chinese words, each is split again (a page where they cannot be found is
+    left out)."""
+    lighter = find_ink(image, dark=False, tilt_hint=tilt)
+    others = [lighter, find_ink(image, straighten=False)]
+    if lighter is not None and lighter.angle:
+        others.append(find_ink(image, dark=False, straighten=False))
     found = [_formula_of(ink, words, recognize) for ink in others]
     return [first, *(ink for ink in found if ink is not None)]

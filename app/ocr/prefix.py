@@ -70,6 +70,6 @@ def split_words(ink: Ink, words: str, recognize: Recognize) -> Split | None:
     right = [g for g in ink.glyphs if g.left >= cut]
     if not any(not ink.is_speck(g) for g in right):
         return None
-    kept = [g for g in right if not ink.is_speck(g)]
-    formula = replace(ink, glyphs=right, char_height=char_height_of(kept))
+    # As find_ink measures a page: all its pieces, specks too.
+    formula = replace(ink, glyphs=right, char_height=char_height_of(right))
     return Split(words + "：" if text.endswith("：") else words, formula, cut)
