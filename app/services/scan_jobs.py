@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.repositories.scan_events import ScanEventRepository, ScanInputRepository
 from app.db.repositories.scans import ScanRepository
+from app.ocr.errors import OcrBusy
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts.localized import RETAKE_PHOTO
 from app.schemas.common import ErrorCode
@@ -139,6 +140,10 @@ async def _run(
         return f"failed: {exc.code}"
     except (RetryLater, ScanErased):
         raise  # RetryLater: a transient outage; the queue runs the job again, input kept
+    except OcrBusy as exc:
+        # Every OCR slot is taken: a request would get a 503 with Retry-After; an accepted
+        # photo waits its turn (the queue runs the job again, input kept).
+        raise RetryLater("OCR is busy", delay_s=exc.retry_after_s) from exc
     except Exception as exc:
         # A bug or a broken dependency: end the scan, or pollers wait and streams never end
         # (and a restart would run it again, forever). The class and stack are logged, not

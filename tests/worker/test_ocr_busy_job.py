@@ -1,0 +1,34 @@
+"""An accepted photo that finds every OCR slot taken waits its turn: its job runs again and
+the scan ends done, never `failed` (nothing accepted is lost)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import pytest
+
+from app.ocr.slots import OcrSlots
+from app.resources import Resources
+from tests.fixtures.polling import until_final
+from tests.hardening import images
+
+
+async def test_a_queued_photo_waits_for_a_busy_ocr(
+    live: httpx.AsyncClient, services: Resources, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slots = OcrSlots(capacity=1, max_wait_s=0.2, max_waiting=8)
+    monkeypatch.setattr(services.ocr, "slots", slots)
+    busy = asyncio.create_task(slots.run_in_thread(time.sleep, 1.5))
+    await asyncio.sleep(0.05)
+    response = await live.post(
+        "/v1/scans",
+        files={"image": ("p.png", images.problem_png(), "image/png")},
+        headers={"Prefer": "respond-async"},
+    )
+    assert response.status_code == 202, response.text
+    scan = await until_final(live, response.headers["location"])
+    await busy
+    assert scan["state"] == "done", scan
+    assert scan["failure_code"] is None
