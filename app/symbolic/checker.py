@@ -31,7 +31,7 @@ from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import parse_expression
 from app.symbolic.problem import MathProblem, extract_problem
 from app.symbolic.questions import read_count
-from app.symbolic.rounding import round_half_up, strip_approximate
+from app.symbolic.rounding import round_half_up, significant_places, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 from app.symbolic.solver import solve_problem
 from app.symbolic.units import convert, same_unit, split_unit, units_in
@@ -66,6 +66,8 @@ class Rounding:
 
     places: int | None = None
     approximate: bool = False
+    # "to a maximum of 12 significant digits": fewer places may be written where they suffice
+    at_most: bool = False
 
 
 EXACT = Rounding()
@@ -88,7 +90,8 @@ def close_enough(
         if candidate.is_Rational and candidate == round_half_up(exact, rounding.places):
             # "保留两位小数" of 3.996: 4.00; "4" drops the places asked for (a teacher marks
             # it down), so it is not judged either way.
-            return True if _places_written(candidate_text) >= rounding.places else None
+            enough = rounding.at_most or _places_written(candidate_text) >= rounding.places
+            return True if enough else None
         return None if same_value(candidate, exact) else False
     if same_value(candidate, exact):
         return True
@@ -147,6 +150,10 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
                 return CheckResult("abstain", "none", "the value is not a plain number", expected)
             if problem.unit is not None:
                 return _check_quantity(problem.unit, exact, candidate, expected, rounding)
+            if problem.significant is not None:  # "to 3 significant figures": places of the value
+                digits, at_most = problem.significant
+                places = significant_places(exact, digits)
+                rounding = Rounding(places, approximate, at_most)
             if problem.form == "percent_number":  # "what percent …": 24 and 24% name it
                 candidate = _PERCENT_SUFFIX.sub("", candidate)
             elif problem.form is not None:

@@ -45,7 +45,7 @@ from app.symbolic.questions import (
     read_comparison,
     read_property_question,
 )
-from app.symbolic.rounding import find_rounding
+from app.symbolic.rounding import find_rounding, find_significant
 from app.symbolic.target import Target
 from app.symbolic.units import read_conversion
 from app.symbolic.wording import ask_form, ask_percent, percent_chain_story, spell_out
@@ -78,6 +78,9 @@ class MathProblem:
     # "comparison": the two numbers as written and their values; `target` is max or min and
     # `form` the answer's style (which: a number; relation: "3/4 > 5/7").
     operands: tuple[tuple[str, sp.Expr], ...] = ()
+    # "to 3 significant figures" (digits, False); "to a maximum of 12 significant digits"
+    # (12, True): trailing zeros dropped. Arithmetic only.
+    significant: tuple[int, bool] | None = None
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
@@ -227,6 +230,9 @@ def _read(original: str) -> MathProblem | None:
     if membership is not None:
         return membership
     rounding, text = find_rounding(text)
+    significant, text = find_significant(text)
+    if significant is not None and rounding is not None:
+        raise ParseError("decimal places and significant figures both asked")
     aggregate, text = find_aggregate(text)
     counting = aggregate is not None and aggregate.kind == "count"
     conditions, text = word_conditions(text)
@@ -286,6 +292,8 @@ def _read(original: str) -> MathProblem | None:
     if not leftover_is_harmless(leftover, text, joinable, counting):
         return None
     uses_decimals = bool(re.search(r"\d\.\d", text))
+    if significant is not None and (equations or conditions or mentions or form):
+        return None  # significant figures of each root, of a percent…: not read
     if equations:
         problem = _equation_problem(equations, conditions, target, expressions, text)
         if problem is None or not mentions <= {v.name for v in problem.variables}:
@@ -323,6 +331,8 @@ def _read(original: str) -> MathProblem | None:
         if uses_decimals:
             return None  # "Simplify 0.5/1.5": a fraction or a decimal?
         form = "simplest"
+        if significant is not None:
+            return None
     return MathProblem(
         "arithmetic",
         expression=expression,
@@ -330,6 +340,7 @@ def _read(original: str) -> MathProblem | None:
         source=text,
         rounding=rounding,
         form=form,
+        significant=significant,
     )
 
 

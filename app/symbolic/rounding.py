@@ -42,10 +42,10 @@ _CHINESE_PLACES = {
 _DECIMAL_UNITS = {"1": 0, "0.1": 1, "0.01": 2, "0.001": 3}
 
 _ENGLISH = re.compile(
-    r"[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|write|express)\s+(?:(?:your|the)\s+)?"
+    r"[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|giving|write|express)\s+(?:(?:your|the)\s+)?"
     r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+the\s+nearest\s+"
     r"(whole\s+number|integer|unit|ones?|tenth|hundredth|thousandth|ten|hundred|thousand)\b\s*\)?"
-    r"|[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|write|express)\s+(?:(?:your|the)\s+)?"
+    r"|[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|giving|write|express)\s+(?:(?:your|the)\s+)?"
     r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+(one|two|three|four|[1-4])\s+"
     r"(?:decimal\s+places?|d\.?\s?p\.?)(?![A-Za-z])\s*\)?",
     re.IGNORECASE,
@@ -99,6 +99,82 @@ def find_rounding(text: str) -> tuple[int | None, str]:
     if found:  # "Round 3.14159 to the nearest hundredth", "用四舍五入法": the same instruction
         text = _ROUND_WORD.sub(lambda m: " " * len(m.group(0)), text)
     return (found.pop() if found else None), text
+
+
+_SIG_COUNT = r"(one|two|three|four|five|six|\d{1,2})"
+_SIG_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_SIGNIFICANT = re.compile(
+    r"[,(]?\s*(?:\b(?:and\s+)?(?:round(?:ed)?|give|giving|write|express)\s+(?:(?:your|the)\s+)?"
+    r"(?:answer|result)?\s*)?\b(?:(?:correct|accurate)\s+)?to\s+"
+    rf"(a\s+maximum\s+of\s+)?{_SIG_COUNT}\s+(?:significant\s+(?:figures?|digits?)|s\.?\s?f\.?"
+    r"|sig\.?\s+figs?)(?![A-Za-z])\s*\)?"
+    r"|[,，(（]?\s*(?:结果|得数|答案)?\s*保留\s*([1-9一两二三四五六])\s*(?:个|位)\s*有效数字\s*[)）]?",
+    re.IGNORECASE,
+)
+# reasoning-gym's "Please solve this problem to …, rounding up from the half": the task said
+# around the instruction, dropped only when a significant-figures instruction is found.
+_SIGNIFICANT_AROUND = re.compile(
+    r"(?:please\s+)?solve\s+this\s+problem(?=\s*(?:$|[,.]))|[,;]?\s*rounding\s+up\s+from\s+the"
+    r"\s+half\b|[,;]?\s*(?:rounding|round)\s+half\s+up\b",
+    re.IGNORECASE,
+)
+
+
+def find_significant(text: str) -> tuple[tuple[int, bool] | None, str]:
+    """'to 3 significant figures', '保留三个有效数字', 'to a maximum of 12 significant digits':
+    ((digits, at most), the text with the instruction blanked); two instructions: ParseError."""
+    found: set[tuple[int, bool]] = set()
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(3):
+            written = match.group(3)
+            count = _CHINESE_COUNT.get(written) or {"五": 5, "六": 6}.get(written) or int(written)
+        else:
+            word = match.group(2).lower()
+            count = _SIG_WORDS.get(word) or int(word)
+        if not 1 <= count <= 15:
+            raise ParseError("significant figures out of range")
+        found.add((count, bool(match.group(1))))
+        return " " * len(match.group(0))
+
+    text = _SIGNIFICANT.sub(one, text)
+    if len(found) > 1:
+        raise ParseError("two significant-figure instructions")
+    if not found:
+        return None, text
+    text = _SIGNIFICANT_AROUND.sub(lambda m: " " * len(m.group(0)), text)
+    text = _ROUND_WORD.sub(lambda m: " " * len(m.group(0)), text)
+    return found.pop(), text
+
+
+def significant_places(value: sp.Expr, digits: int) -> int:
+    """The decimal places that keep `digits` significant digits of `value` once rounded
+    (9.996 to 3: 10.0, one place). ParseError for 0, or a tie below 0 ("rounding up from the
+    half" of -2.5: -2 or -3?)."""
+    magnitude = abs(value)
+    if magnitude.is_zero is not False:
+        raise ParseError("significant figures of 0")
+    exponent = int(sp.floor(sp.log(magnitude, 10).evalf(60)))
+    while sp.Integer(10) ** exponent > magnitude:
+        exponent -= 1
+    while sp.Integer(10) ** (exponent + 1) <= magnitude:
+        exponent += 1
+    places = digits - 1 - exponent
+    if abs(round_half_up(value, places)) >= sp.Integer(10) ** (exponent + 1):
+        places -= 1  # rounding carried into a new digit: 9.996 → 10.0
+    scaled = magnitude * sp.Integer(10) ** places
+    if value.is_negative and scaled - sp.floor(scaled) == sp.Rational(1, 2):
+        raise ParseError("a tie below zero: which way is up?")
+    return places
+
+
+def significant_text(value: sp.Expr, digits: int, at_most: bool) -> str:
+    """12345 to 3: '12300'; 1.2 to 3: '1.20'; at most 12 digits of 7.023159: '7.023159'."""
+    places = significant_places(value, digits)
+    text = rounded_text(value, places)
+    if at_most and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
 
 
 def round_half_up(value: sp.Expr, places: int) -> sp.Rational:

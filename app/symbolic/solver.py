@@ -26,7 +26,7 @@ from app.symbolic.expressions import show as show_expression
 from app.symbolic.inequality import format_set, solution_set
 from app.symbolic.normalize import ParseError, read_repeating
 from app.symbolic.problem import MathProblem, extract_problem
-from app.symbolic.rounding import rounded_text
+from app.symbolic.rounding import rounded_text, significant_text
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 
 __all__ = ["Step", "SymbolicSolution", "format_value", "solve_problem", "solve_text"]
@@ -97,6 +97,15 @@ def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
     steps.append(Step("Evaluate", f"{to_latex(expr, dec)} = {shown}"))
     if problem.rounding is not None:
         return _rounded(problem.rounding, value, steps, "arithmetic")
+    if problem.significant is not None:
+        digits, at_most = problem.significant
+        try:
+            answer = significant_text(value, digits, at_most)
+        except ParseError:
+            return None
+        limit = "at most " if at_most else ""
+        steps.append(Step(f"Round to {limit}{digits} significant figures", answer))
+        return SymbolicSolution("arithmetic", steps, answer, [{"value": answer}])
     if problem.unit is not None:
         answer = f"{format_value(value, True)} {problem.unit}"
         steps.append(Step(f"Convert to {problem.unit}", answer))

@@ -198,3 +198,59 @@ def test_read_now(problem: str, answer: str | None) -> None:
 )
 def test_checked_now(problem: str, candidate: str, allowed: set[str]) -> None:
     assert_checked(problem, candidate, allowed)
+
+
+RG = (
+    "Please solve this problem to a maximum of 12 significant digits, rounding up from the "
+    "half. Only reply with the final value.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        # Significant figures: arithmetic only, half up, trailing zeros kept unless "at most".
+        ("What is 1/3 to 3 significant figures?", "0.333"),
+        ("Calculate 12345 × 2, giving your answer to 3 significant figures", "24700"),
+        ("Give 9.996 to 3 significant figures", "10.0"),
+        ("What is sqrt(2) to 4 significant figures?", "1.414"),
+        ("计算 2/3，保留三个有效数字", "0.667"),
+        ("What is 0.0012345 to 2 s.f.?", "0.0012"),
+        ("What is 1.2 to 3 significant figures?", "1.20"),
+        ("What is 2.5 to 1 significant figure?", "3"),
+        ("What is 10/3? Give your answer correct to 3 s.f.", "3.33"),
+        # reasoning-gym's decimal_arithmetic; its own gold (15.8839006989) is a float artifact:
+        # 7.873 × (3.714 / 6.710 × 3.645) = 15.88390069895678…, so 15.8839006990.
+        (RG + "7.873*(3.714/6.710*3.645) = ?", "15.883900699"),
+        (RG + "(4.507-2.287) = ?", "2.22"),
+        (RG + "(0.387/1.976*3.797) = ?", "0.743643218623"),
+        ("What is -2.5 to 1 significant figure?", ABSTAIN),  # up from the half: -2 or -3?
+        ("What is 0 to 2 significant figures?", ABSTAIN),
+        ("Solve 3x = 1, to 3 significant figures", ABSTAIN),
+        ("Round 1/3 to 3 significant figures and 2 decimal places", ABSTAIN),
+        ("Write 1/3 as a decimal to 3 significant figures", ABSTAIN),
+        ("What is 1/3 to 20 significant figures?", ABSTAIN),
+    ],
+)
+def test_significant_figures(problem: str, answer: str | None) -> None:
+    assert_solved(problem, answer)
+
+
+@pytest.mark.parametrize(
+    ("problem", "candidate", "allowed"),
+    [
+        ("What is 1/3 to 3 significant figures?", "0.333", CORRECT),
+        ("What is 1/3 to 3 significant figures?", "0.33", INCORRECT),
+        ("What is 1/3 to 3 significant figures?", "0.334", INCORRECT),
+        ("What is 1/3 to 3 significant figures?", "1/3", UNKNOWN),
+        ("What is 1.2 to 3 significant figures?", "1.20", CORRECT),
+        ("What is 1.2 to 3 significant figures?", "1.2", UNKNOWN),
+        ("Calculate 12345 × 2, giving your answer to 3 significant figures", "24700", CORRECT),
+        ("Calculate 12345 × 2, giving your answer to 3 significant figures", "24690", UNKNOWN),
+        (RG + "(4.507-2.287) = ?", "2.22", CORRECT),
+        (RG + "(4.507-2.287) = ?", "2.220", CORRECT),
+        (RG + "(0.387/1.976*3.797) = ?", "0.74364321862", INCORRECT),
+    ],
+)
+def test_significant_figures_checked(problem: str, candidate: str, allowed: set[str]) -> None:
+    assert_checked(problem, candidate, allowed)
