@@ -18,6 +18,18 @@ router = APIRouter(
 )
 
 
+# An analyst key asking for another tenant is a 403, never silently its own tenant's figures.
+TenantQuery = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="Only this tenant's rows; all tenants when absent (a platform key), "
+        "the key's own tenant for an analyst key (another tenant: 403).",
+        examples=["acme"],
+    ),
+]
+
+
 @router.get("/v1/analytics/accuracy", operation_id="getAccuracy")
 async def accuracy(
     session: SessionDep,
@@ -26,15 +38,7 @@ async def accuracy(
         Literal["subject", "difficulty"],
         Query(description="Group by subject or by difficulty.", examples=["subject"]),
     ] = "subject",
-    tenant: Annotated[
-        str | None,
-        Query(
-            max_length=64,
-            description="Only this tenant's rows; all tenants when absent (a platform key), "
-            "the key's own tenant for an analyst key.",
-            examples=["acme"],
-        ),
-    ] = None,
+    tenant: TenantQuery = None,
 ) -> list[AccuracyRow]:
     """Attempts, verdicts and rates per tenant × provider × model × subject (or difficulty),
     from every stored verdict (views v_model_quality_by_subject / _by_difficulty)."""
@@ -49,9 +53,10 @@ async def trend(
     days: Annotated[
         int, Query(ge=1, le=365, description="How many days back, today included.", examples=[30])
     ] = 30,
+    tenant: TenantQuery = None,
 ) -> list[TrendRow]:
     """Daily verified and caution rates."""
-    rows = await queries.daily_trend(session, days, analytics_tenant(analyst, None))
+    rows = await queries.daily_trend(session, days, analytics_tenant(analyst, tenant))
     return [TrendRow.model_validate(r) for r in rows]
 
 
@@ -65,9 +70,10 @@ async def suggestions(
             ge=1, le=200, description="How many suggestions, most frequent first.", examples=[20]
         ),
     ] = 20,
+    tenant: TenantQuery = None,
 ) -> list[SuggestionRow]:
     """The most frequent improvement suggestions."""
-    rows = await queries.suggestions(session, limit, analytics_tenant(analyst, None))
+    rows = await queries.suggestions(session, limit, analytics_tenant(analyst, tenant))
     return [SuggestionRow.model_validate(r) for r in rows]
 
 

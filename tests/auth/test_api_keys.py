@@ -132,6 +132,13 @@ async def test_an_analyst_key_sees_its_own_tenant_only(
     assert own.json() == rows
     trend = (await http.get("/v1/analytics/trend", headers=bearer(analyst))).json()
     assert sum(day["n"] for day in trend) == 1  # its tenant's one solution, not both
+    second = await make_key(secured, "school-x", "analyst")  # the test's limit: 5 a minute
+    for path in ("/v1/analytics/trend", "/v1/analytics/suggestions"):
+        # Another tenant asked for is refused, not answered with its own figures.
+        other = await http.get(f"{path}?tenant=school-y", headers=bearer(second))
+        assert other.status_code == 403, (path, other.text)
+        own = await http.get(f"{path}?tenant=school-x", headers=bearer(second))
+        assert own.status_code == 200, (path, own.text)
 
     platform = await make_key(secured, "operator", "platform")
     every = (await http.get("/v1/analytics/accuracy", headers=bearer(platform))).json()
@@ -140,6 +147,8 @@ async def test_an_analyst_key_sees_its_own_tenant_only(
     assert {r["tenant"] for r in chosen.json()} == {"school-y"}
     everywhere = (await http.get("/v1/analytics/trend", headers=bearer(platform))).json()
     assert sum(day["n"] for day in everywhere) >= 2
+    one = (await http.get("/v1/analytics/trend?tenant=school-y", headers=bearer(platform))).json()
+    assert sum(day["n"] for day in one) == 1
 
 
 async def test_revoked_key_stops_working(secured: FastAPI, http: httpx.AsyncClient) -> None:
