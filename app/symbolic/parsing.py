@@ -78,6 +78,7 @@ class _Parser:
         self.pos = 0
         self.bars = 0  # depth inside |...|: there a bar closes
         self.percents: set[int] = set()  # ids of "n%" terms: 200 - 10% is ambiguous
+        self.angles = 0  # depth inside sin/cos/tan's argument: the only place a ° is read
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -187,10 +188,22 @@ class _Parser:
             else:
                 if expr.free_symbols:
                     raise ParseError("an unknown measured in degrees is not supported")
+                if not self.angles:
+                    # 30° + 60° is 90°, not π/2: outside a trig function the answer's unit
+                    # would be lost (and 180° ÷ 30° is a plain 6).
+                    raise ParseError("an angle outside sin, cos or tan is not supported")
                 expr = sp.Mul(expr, sp.pi, sp.Rational(1, 180), evaluate=False)
         return expr
 
     def function(self, tok: Token) -> sp.Expr:
+        trig = tok.text in ("sin", "cos", "tan")
+        self.angles += trig
+        try:
+            return self._function(tok)
+        finally:
+            self.angles -= trig
+
+    def _function(self, tok: Token) -> sp.Expr:
         nxt = self.peek()
         if nxt is not None and nxt.kind == "lparen":
             arg = self.postfix(self.atom(self.take()))
