@@ -258,8 +258,7 @@ async def critical_path(base: str, pool: list[str], config: PerfConfig) -> dict[
 
 async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) -> LoadResult:
     """The model calls alone, in this process (no server, no database): `bench perf`'s
-    critical section uses it only where no Postgres is given; `app.bench.perf.multi` runs it
-    as several processes."""
+    critical section uses it only where no Postgres is given."""
     from app.bench.perf.baseline_server import Baseline
 
     calls = Baseline(fake_url, "")
