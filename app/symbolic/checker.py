@@ -383,6 +383,8 @@ def _check_form(
 ) -> CheckResult:
     """'Write 1/8 as a decimal': the value decides right or wrong; a right value in another
     form than asked (1/8 for 0.125, 45/100 for 9/20, 0.375 for 37.5%) is not judged."""
+    if form == "prime_factors":
+        return _check_prime_factors(exact, candidate, expected)
     result = _check_value(exact, candidate, expected, None, units, rounding)
     if result.verdict == "reject" and form == "percent" and "%" not in candidate:
         # "3/8 as a percent": 37.5 is the percent without its sign, not the value 37.5
@@ -402,6 +404,33 @@ def _check_form(
     if match is None or (len(numbers) == 2 and sp.gcd(*numbers) != 1):
         return CheckResult("abstain", "none", f"the right value, not written as asked ({form})")
     return result
+
+
+_FACTOR = r"\(?\d+\)?(?:\^\(?\d+\)?)?"
+_PRODUCT_OF_POWERS = re.compile(rf"{_FACTOR}(?:\s*\*\s*{_FACTOR})*")
+
+
+def _check_prime_factors(exact: sp.Expr, candidate: str, expected: str | None) -> CheckResult:
+    """'Find the prime factorization of 12': 2 × 2 × 3, 2^2 × 3, '12 = 2×2×3' are right; a
+    product with a factor that is not prime (4 × 3, 1 × 2 × 2 × 3, or 12 itself) is what a
+    teacher marks wrong, as is another number; another notation is not judged."""
+    written = clean(candidate).strip()
+    named = re.match(r"^\s*(\d+)\s*=\s*", written)
+    if named is not None and int(named.group(1)) == exact:
+        written = written[named.end() :]
+    if _PRODUCT_OF_POWERS.fullmatch(written) is None:
+        return CheckResult("abstain", "none", "not written as a product of numbers", expected)
+    factors = [re.findall(r"\d+", f) for f in re.split(r"\s*\*\s*", written)]
+    product = sp.Integer(1)
+    for base, *power in factors:
+        product *= sp.Integer(int(base)) ** int(power[0] if power else 1)
+    if product != exact:
+        return CheckResult(
+            "reject", "evaluation", f"the product is {product}, not {exact}", expected
+        )
+    if not all(sp.isprime(int(base)) for base, *_ in factors):
+        return CheckResult("reject", "evaluation", "a factor is not prime", expected)
+    return CheckResult("approve", "evaluation", "a product of primes equal to the number", expected)
 
 
 # c√n/d as written ("3\\sqrt{2}", "2√2", "\\frac{3\\sqrt{2}}{2}", "sqrt(2)/2"), brackets and

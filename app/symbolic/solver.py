@@ -127,6 +127,7 @@ def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
 
 
 _FORM_NAMES = {
+    "prime_factors": "a product of primes",
     "percent_number": "a percent",
     "percent": "a percent",
     "decimal": "a decimal",
@@ -138,6 +139,11 @@ def in_form(value: sp.Expr, form: str) -> str | None:
     """The exact value written in the asked form, or None when that form cannot hold it."""
     if not value.is_Rational:
         return None
+    if form == "prime_factors":  # 12: 2 × 2 × 3; a prime is its own factorization
+        if not (value.is_Integer and value >= 2):
+            return None
+        factors = sp.factorint(int(value))
+        return " × ".join(str(p) for p in sorted(factors) for _ in range(factors[p]))
     if form == "fraction":
         return format_value(value)
     shown = value * 100 if form == "percent" else value

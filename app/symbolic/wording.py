@@ -198,8 +198,42 @@ _ASK_FORM = [
 ]
 
 
+# "Find the prime factorization of 360", "Write 360 as a product of prime factors", "分解质因数：
+# 36", "把36分解质因数": the answer is the product of primes (2 × 2 × 3), a form of the number.
+_PRIME_FACTORS = [
+    re.compile(
+        r"^\s*(?:(?:find|what\s+is|give|write)\s+)?(?:the\s+)?prime\s+factori[sz]ation\s+of\s+"
+        r"(\d+)(?!\d|\.\d)\s*[.?]?"
+        # reasoning-gym: "Write the factors separated by × (Example: for 12 the answer would be:
+        # 2 × 2 × 3)"
+        r"(?:\s*write\s+the\s+factors\s+separated\s+by\s+[×*]\s*\(example:\s*for\s+\d+\s+the\s+"
+        r"answer\s+would\s+be:\s*\d+(?:\s*[×*]\s*\d+)*\)\s*\.?)?\s*$",
+        _I,
+    ),
+    re.compile(
+        r"^\s*(?:write|express)\s+(\d+)(?!\d|\.\d)\s+as\s+(?:a|the)\s+product\s+of\s+(?:its\s+)?"
+        r"prime\s+(?:factors|numbers)\s*[.?]?\s*$",
+        _I,
+    ),
+    re.compile(r"^\s*(?:把|将)?\s*(\d+)(?!\d|\.\d)\s*分解质因数\s*[。.？?]?\s*$"),
+    re.compile(r"^\s*分解质因数\s*[:：]?\s*(\d+)(?!\d|\.\d)\s*[。.]?\s*$"),
+]
+
+
+def ask_prime_factors(text: str) -> str | None:
+    """The number whose prime factorization is asked (2 or more), or None."""
+    for pattern in _PRIME_FACTORS:
+        match = pattern.match(text)
+        if match is not None and int(match.group(1)) >= 2:
+            return match.group(1)
+    return None
+
+
 def ask_form(text: str) -> tuple[str | None, str]:
     """'Write 1/8 as a decimal.' → ('decimal', 'what is 1/8.')."""
+    number = ask_prime_factors(text)
+    if number is not None:
+        return "prime_factors", f"what is {number}"
     for pattern in _ASK_FORM:
         match = pattern.search(text)
         if match is not None:

@@ -254,3 +254,45 @@ def test_significant_figures(problem: str, answer: str | None) -> None:
 )
 def test_significant_figures_checked(problem: str, candidate: str, allowed: set[str]) -> None:
     assert_checked(problem, candidate, allowed)
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("Find the prime factorization of 360", "2 × 2 × 2 × 3 × 3 × 5"),
+        ("Write 84 as a product of prime factors.", "2 × 2 × 3 × 7"),
+        ("分解质因数：36", "2 × 2 × 3 × 3"),
+        ("把36分解质因数", "2 × 2 × 3 × 3"),
+        ("Find the prime factorization of 487.", "487"),
+        (
+            "Find the prime factorization of 60. Write the factors separated by × (Example: for "
+            "12 the answer would be: 2 × 2 × 3)",
+            "2 × 2 × 3 × 5",
+        ),
+        ("What is the prime factorization of 1?", ABSTAIN),
+        ("Find the prime factorization of 360 + 1", ABSTAIN),
+        ("Find the prime factorization of 60.5", ABSTAIN),
+        ("把36分解质因数，再求和", ABSTAIN),
+    ],
+)
+def test_prime_factorization(problem: str, answer: str | None) -> None:
+    assert_solved(problem, answer)
+
+
+@pytest.mark.parametrize(
+    ("candidate", "allowed"),
+    [
+        ("2 × 2 × 2 × 3 × 3 × 5", CORRECT),
+        ("2^3 × 3^2 × 5", CORRECT),
+        ("2³ × 3² × 5", CORRECT),
+        ("360 = 2×2×2×3×3×5", CORRECT),
+        ("5 × 3 × 3 × 2 × 2 × 2", CORRECT),
+        ("8 × 45", INCORRECT),  # a factor that is not prime: what a teacher marks wrong
+        ("360", INCORRECT),
+        ("1 × 2^3 × 3^2 × 5", INCORRECT),
+        ("2 × 2 × 3 × 3 × 5", INCORRECT),  # 180
+        ("2, 2, 2, 3, 3, 5", UNKNOWN),
+    ],
+)
+def test_prime_factorization_checked(candidate: str, allowed: set[str]) -> None:
+    assert_checked("Find the prime factorization of 360", candidate, allowed)
