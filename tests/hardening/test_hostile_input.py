@@ -14,8 +14,8 @@ from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.ocr.slots import OcrSlots
 from app.resources import Resources
+from tests.fixtures.ocr_slots import occupy_ocr
 from tests.hardening import images
 
 SECRET = "Secret-Student-Text-Tenant-Zeta"
@@ -227,13 +227,7 @@ _BASES = {"png": images.problem_png(), "jpeg": images.problem_jpeg()}
 async def test_ocr_queue_full_is_a_503_with_retry_after(
     client: httpx.AsyncClient, services: Resources, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import asyncio
-    import time
-
-    slots = OcrSlots(capacity=1, max_wait_s=0.2, max_waiting=8)
-    monkeypatch.setattr(services.ocr, "slots", slots)
-    busy = asyncio.create_task(slots.run_in_thread(time.sleep, 1.5))
-    await asyncio.sleep(0.05)
+    busy = await occupy_ocr(services, monkeypatch, 1.5)
     response = await post_image(client, images.problem_png())
     await busy
     assert_refused(response, 503, "ocr_busy")

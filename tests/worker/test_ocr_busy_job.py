@@ -3,14 +3,11 @@ the scan ends done, never `failed` (nothing accepted is lost)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import httpx
 import pytest
 
-from app.ocr.slots import OcrSlots
 from app.resources import Resources
+from tests.fixtures.ocr_slots import occupy_ocr
 from tests.fixtures.polling import until_final
 from tests.hardening import images
 
@@ -18,10 +15,7 @@ from tests.hardening import images
 async def test_a_queued_photo_waits_for_a_busy_ocr(
     live: httpx.AsyncClient, services: Resources, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    slots = OcrSlots(capacity=1, max_wait_s=0.2, max_waiting=8)
-    monkeypatch.setattr(services.ocr, "slots", slots)
-    busy = asyncio.create_task(slots.run_in_thread(time.sleep, 1.5))
-    await asyncio.sleep(0.05)
+    busy = await occupy_ocr(services, monkeypatch, 1.5)
     response = await live.post(
         "/v1/scans",
         files={"image": ("p.png", images.problem_png(), "image/png")},
