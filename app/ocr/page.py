@@ -72,6 +72,31 @@ def _has_scripts(ink: Ink) -> bool:
     return False
 
 
+def half_raised(ink: Ink) -> bool:
+    """A symbol in neither place: smaller than the character before it, its top level with
+    that character's top, but its bottom only part of the way up (a power written low, as a
+    hand does: Breip's `3^2` came out as `32`). Such a symbol is not read either way. A sign
+    centred on the line (+, ×) is not level with the tops; a letter (the x of 2x) sits on the
+    line."""
+    for line in lines(top_level(ink)):
+        pieces = [n for n in line if isinstance(n, Piece)]
+        where = LinePosition.of(pieces)
+        if where is None:
+            continue
+        for glyph in (p.glyph for p in pieces if not p.bar):
+            if where.raised(glyph):
+                continue
+            base = where.base_before(glyph.left + 0.2 * glyph.width)
+            if base is None or abs(base.bottom - where.baseline) > 0.12 * where.size:
+                continue  # nothing before it, or a '|' or '(' reaching below the line
+            small = 0.4 * base.height <= glyph.height < 0.8 * base.height
+            level = abs(glyph.top - base.top) <= 0.15 * base.height
+            lifted = base.bottom - glyph.bottom >= 0.2 * base.height
+            if small and level and lifted:
+                return True
+    return False
+
+
 def text_tilt(boxes: list[TextBox]) -> float | None:
     """The text's tilt in degrees (the sign `find_ink` turns by), from the line reader's
     boxes: the median slope of their top edges, the long boxes counting most."""
@@ -174,6 +199,8 @@ def _read_formula(
     layout; `words` go back in front of the reading."""
     tilt = text_tilt(boxes)
     formula_text = rest_of_line_text(plain_text, words.rstrip("：")) if words else plain_text
+    if half_raised(ink):
+        return PageReading(plain_text, False, "a symbol sits neither on the line nor raised")
     if not needs_layout(ink, formula_text):
         flat: Ink | None = ink
         if ink.angle or ink.faint_pieces:  # checked unturned, and with every stroke kept
