@@ -4,7 +4,8 @@ Each problem is drawn with matplotlib's mathtext in several math fonts, at sever
 slightly rotated, blurred, saved as JPEG, some with a prefix ("Solve: ", or 解方程： where this
 machine has a Chinese font), then run exactly as a photo scan is. Reported per structure
 (fraction, nested fraction, mixed number, radical, power, plain; and the tester's
-fractional and multi-digit powers, nth roots, ÷ a fraction, \\cdot, %, |x|): how many
+fractional and multi-digit powers, nth roots, ÷ a fraction, \\cdot, %, |x|, a power right
+after a radical or a fraction): how many
 were read exactly, verified, verified right, and verified wrong (the promise: zero), and
 the coverage.
 
@@ -85,6 +86,14 @@ PROBLEMS: tuple[MathProblem, ...] = (
     MathProblem(r"3\cdot 4+1", "13", "cdot"),
     MathProblem(r"50\%\times 8", "4", "percent"),
     MathProblem(r"|{-5}|+3", "8", "absolute_value"),
+    # A power right after a radical or a fraction (the tester's second finding: read as a
+    # product, sqrt(2)2, and verified wrong).
+    MathProblem(r"\sqrt{2}^{2}", "2", "power_after_radical"),
+    MathProblem(r"\sqrt{9}^{3}", "27", "power_after_radical"),
+    MathProblem(r"\sqrt{x}^{2}=9", "9", "power_after_radical"),
+    MathProblem(r"\frac{1}{2}^{2}", "1/4", "power_after_fraction"),
+    MathProblem(r"\frac{2}{5}^{2}+1", "29/25", "power_after_fraction"),
+    MathProblem(r"\frac{x}{2}^{2}=4", "x = -4 or x = 4", "power_after_fraction"),
 )
 
 _PREFIXES_EN = ("", "", "Solve: ", "Compute: ")

@@ -26,7 +26,17 @@ Recognize = Callable[[NDArray[np.uint8]], tuple[str, float]]
 
 MIN_RUN_SCORE = 0.5
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_LOOKALIKES = {"二": "=", "一": "-", "十": "+", "＝": "=", "—": "-", "−": "-", "－": "-", "＋": "+"}
+_LOOKALIKES = {
+    "二": "=",
+    "一": "-",
+    "十": "+",
+    "＝": "=",
+    "—": "-",
+    "−": "-",
+    "－": "-",
+    "＋": "+",
+    "？": "?",
+}
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 # Beside these alone a fraction needs no brackets: (1)/(2)+3, x=(3)/(4).
@@ -34,7 +44,7 @@ _LOOSE_BEFORE = ("", "+", "-", "=", "(", "<", ">", ":", "：")
 _LOOSE_AFTER = ("", "+", "-", "=", ")", "<", ">")
 _DOTS = ".·•∙⋅・"
 _RADICAL_SIGNS = "√∛∜"
-_PLAIN_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789")
+_PLAIN_DIGITS = str.maketrans(_SUPERSCRIPTS + "⁻", "0123456789-")
 _INTEGER = re.compile(r"\d+")
 _ALLOWED_MATH = re.compile(r"[0-9A-Za-z+\-=×÷*/().,:<>|?？%°\[\]{}!'²³¹⁰⁴⁵⁶⁷⁸⁹·]+")
 
@@ -52,6 +62,7 @@ class UnreadStructure(Unread):
 class Token:
     text: str
     fraction: bool = False
+    stacked: bool = False  # a fraction or a radical (a mixed number's fraction too)
 
 
 def ink_columns(glyphs: list[Glyph]) -> list[list[Glyph]]:
@@ -112,6 +123,12 @@ class LinePosition:
             )
             self._raised[glyph.label] = known
         return known
+
+    def mark_raised(self, glyphs: list[Glyph]) -> None:
+        """These are raised, whatever the line's baseline says (a power placed against the
+        fraction or radical before it): never the base of what follows."""
+        for glyph in glyphs:
+            self._raised[glyph.label] = True
 
     def base_before(self, x: float) -> Glyph | None:
         """The last character ending left of `x` that sits on the line (not raised)."""
@@ -188,15 +205,22 @@ class StructuredReader:
         line = LinePosition.of([n for n in ordered if isinstance(n, Piece)])
         tokens: list[Token] = []
         run: list[Piece] = []
+        previous: Node | None = None  # the node just before the current one
+        run_after: Fraction | Radical | None = None  # the fraction or radical a run follows
         for node in [*ordered, None]:
             if isinstance(node, Piece):
+                if not run:
+                    run_after = previous if isinstance(previous, Fraction | Radical) else None
                 run.append(node)
+                previous = node
                 continue
             if run:
-                tokens.append(Token(self._run(run, line)))
+                tokens.append(Token(self._run(run, line, after=run_after)))
                 run = []
+            after = previous if isinstance(previous, Fraction | Radical) else None
+            previous = node
             if isinstance(node, Fraction):
-                if self._raised_fraction(node, line):
+                if self._raised_fraction(node, line, after):
                     if not tokens:
                         raise Unread("a raised fraction has nothing to be the power of")
                     inner = self._fraction(node, "")
@@ -207,18 +231,29 @@ class StructuredReader:
                 body = self._sequence(node.body)
                 index = indices[id(node)]
                 if index:
-                    tokens.append(Token(f"root_({self._index(index)})({body})"))
+                    tokens.append(Token(f"root_({self._index(index)})({body})", stacked=True))
                 else:
-                    tokens.append(Token(f"sqrt({body})"))
+                    tokens.append(Token(f"sqrt({body})", stacked=True))
+        for token, following in pairwise(tokens):
+            # A typeset problem never writes a number right after a radical or a fraction
+            # with no sign between them: that is a power whose raised place was not seen.
+            if token.stacked and following.text.lstrip()[:1].isdigit():
+                raise Unread("a number follows a radical or a fraction with no sign (a power?)")
         text = _join(tokens)
         if text.count("|") % 2:
             raise Unread("a vertical bar has no partner (an absolute value?)")
         return text
 
-    def _raised_fraction(self, fraction: Fraction, line: LinePosition | None) -> bool:
+    def _raised_fraction(
+        self, fraction: Fraction, line: LinePosition | None, after: Fraction | Radical | None
+    ) -> bool:
         """A fraction in a power's place (`4^{\\frac{1}{2}}`) ends above the bottom of the
         character before it (by a fifth of its height or more, measured); one on the line
-        reaches below it (its denominator, by two fifths or more). In between: not read."""
+        reaches below it (its denominator, by two fifths or more). In between: not read.
+        Right after a fraction or a radical it is placed against that one instead."""
+        if after is not None:
+            box = fraction.box
+            return _raised_after(after, box.top, box.bottom)
         if line is None:
             return False
         box = fraction.box
@@ -262,10 +297,14 @@ class StructuredReader:
             raise Unread("a fraction's numerator or denominator could not be read")
         plain = _INTEGER.fullmatch(numerator) and _INTEGER.fullmatch(denominator)
         if plain and re.search(r"(?:^|[^\d.^)])\d+$", before):
-            return Token(f" {numerator}/{denominator}")  # 1 1/2: a mixed number
-        return Token(f"({numerator})/({denominator})", fraction=True)
+            return Token(f" {numerator}/{denominator}", stacked=True)  # 1 1/2: mixed number
+        return Token(f"({numerator})/({denominator})", fraction=True, stacked=True)
 
-    def _run(self, run: list[Piece], line: LinePosition | None) -> str:
+    def _run(
+        self, run: list[Piece], line: LinePosition | None, after: Fraction | Radical | None = None
+    ) -> str:
+        """`after`: the fraction or radical the run follows right away; the symbols it
+        begins with are placed against it (a power `\\sqrt{2}^{2}`, `\\frac{1}{2}^{2}`)."""
         glyphs = [p.glyph for p in run]
         if all(p.bar for p in run):
             return _bars(glyphs)
@@ -295,14 +334,31 @@ class StructuredReader:
         columns = ink_columns([g for g in glyphs if not self.ink.is_speck(g)])
         text = _marks(text, columns, self.ink.char_height, self.ink.labels)
         chars = [c for c in text if not c.isspace()]
+        # Right after a fraction or a radical, the line's other characters say nothing about
+        # where a power sits: its first columns are placed against that fraction or radical.
+        power_after = (
+            _power_after(after, columns, bars, self.ink.char_height) if after is not None else 0
+        )
+        if line is not None:
+            line.mark_raised([g for col in columns[:power_after] for g in col])
         # A column is raised when all of it is: the foot of a broken '2' is bar-shaped, but
-        # a minus sign alone is never a power.
+        # a minus sign alone is never a power (in a power's place right after a fraction or
+        # a radical, with the power's digits, it is one).
         raised = [
-            line is not None
-            and any(g.label not in bars for g in col)
-            and all(line.raised(g) for g in col)
-            for col in columns
+            index < power_after
+            or (
+                line is not None
+                and any(g.label not in bars for g in col)
+                and all(line.raised(g) for g in col)
+            )
+            for index, col in enumerate(columns)
         ]
+        for index in range(power_after, len(columns) - 1):
+            col = columns[index]
+            if not raised[index] and raised[index + 1] and len(col) == 1 and col[0].label in bars:
+                if not _sign_of_power(col[0], columns[index + 1]):
+                    raise Unread("a raised symbol follows a minus sign on the line")
+                raised[index] = True  # x^{-1}: the sign of the power
         sunk = sum(
             line is not None and any(line.lowered(g) and g.label not in bars for g in col)
             for col in columns
@@ -310,7 +366,7 @@ class StructuredReader:
         if sunk > sum(c in _SUBSCRIPTS for c in text):
             raise UnreadStructure("a lowered symbol (a subscript) was not read")
         if any(raised):
-            return _place_scripts(text, raised)
+            return _place_scripts(text, raised, based=power_after > 0)
         if not chinese and len(chars) < len(columns):
             raise Unread("the text read has fewer symbols than the ink shows")
         return text
@@ -500,17 +556,100 @@ def _in_word(chars: list[str], index: int) -> bool:
     return 0 < index < len(chars) - 1 and chars[index - 1].isalpha() and chars[index + 1].isalpha()
 
 
-def _place_scripts(text: str, raised: list[bool]) -> str:
+# How high a symbol right after a fraction or a radical ends, measured from that one's
+# baseline up to its top (mathtext in DejaVu Sans/Serif, Computer Modern, STIX, STIX sans,
+# 22-44 pt). After a radical, from the bottom of its body to its bar: a power ends 0.67-1.1
+# of the way up, a character on the line 0.24 at most (one after a radical over a fraction;
+# -0.15 to 0.04 otherwise). After a fraction, from the middle of its bar to its top: a
+# power ends 0.36-0.57 of the way up, a character on the line 0.39 or more below the bar.
+# (×, <, ÷: 0.26 or more below it). In between, nothing is read.
+_RADICAL_POWER, _RADICAL_LINE = 0.5, 0.33
+_FRACTION_POWER, _FRACTION_LINE = 0.28, -0.2
+
+
+def _level_after(node: Fraction | Radical, bottom: float) -> float:
+    if isinstance(node, Radical):
+        base = float(max(n.box.bottom for n in node.body))
+    else:
+        base = (node.bar.top + node.bar.bottom) / 2
+    return (base - bottom) / max(base - node.box.top, 1.0)
+
+
+def _raised_after(node: Fraction | Radical, top: float, bottom: float) -> bool:
+    """Whether what ends at `bottom`, right after `node`, is in a power's place (True) or
+    on the line (False); Unread when it is neither."""
+    level = _level_after(node, bottom)
+    on_line = _RADICAL_LINE if isinstance(node, Radical) else _FRACTION_LINE
+    if level >= _power_level(node):
+        return True
+    if level <= on_line:
+        return False
+    raise Unread("a symbol right after a fraction or a radical is neither raised nor on the line")
+
+
+def _power_after(
+    node: Fraction | Radical, columns: list[list[Glyph]], bars: set[int], char_height: float
+) -> int:
+    """How many of a run's first columns, right after `node`, are a power of it: raised
+    against it, one after the other (`\\sqrt{2}^{10}`; a decimal point between; a minus
+    before the digits, level with them). Unread when a character-sized column is neither
+    raised nor on the line."""
+    count = 0
+    for index, col in enumerate(columns):
+        top = min(g.top for g in col)
+        bottom = max(g.bottom for g in col)
+        if all(g.label in bars for g in col):
+            following = columns[index + 1] if index + 1 < len(columns) else None
+            if count or len(col) != 1 or following is None:
+                break
+            if any(g.label in bars for g in following):
+                break
+            if not _raised_after(
+                node, min(g.top for g in following), max(g.bottom for g in following)
+            ):
+                break
+            if not _sign_of_power(col[0], following):
+                raise Unread("a bar right after a fraction or a radical could not be placed")
+            count += 1  # the sign of a power: \frac{1}{2}^{-1}
+            continue
+        size = max(bottom - top, max(g.right for g in col) - min(g.left for g in col))
+        if size < 0.3 * char_height:  # a dot: part of a power only between its digits
+            if not count or _level_after(node, bottom) < _power_level(node):
+                break
+            count += 1
+            continue
+        if not _raised_after(node, top, bottom):
+            break
+        count += 1
+    return count
+
+
+def _sign_of_power(bar: Glyph, power: list[Glyph]) -> bool:
+    """A minus sign level with the raised column after it (its middle 0.53-0.64 of the way
+    down that column, measured; one on the line is below the column's bottom)."""
+    top = min(g.top for g in power)
+    bottom = max(g.bottom for g in power)
+    return top + 0.3 * (bottom - top) <= bar.centre_y <= top + 0.85 * (bottom - top)
+
+
+def _power_level(node: Fraction | Radical) -> float:
+    return _RADICAL_POWER if isinstance(node, Radical) else _FRACTION_POWER
+
+
+def _place_scripts(text: str, raised: list[bool], *, based: bool = False) -> str:
     """One character per column, so each raised column's character is known: x2 → x^(2),
     2 1 0 with 1 and 0 raised → 2^(10), 16 0 . 5 → 16^(0.5). Spaces are kept where the
     recognizer put them (they are not columns). Superscripts the recognizer wrote (x²) are
-    kept only where they are exactly the raised columns; otherwise the columns decide."""
+    kept only where they are exactly the raised columns; otherwise the columns decide.
+    A raised minus before a power's digits is its sign. `based`: the run follows a fraction
+    or a radical, the base of a power it begins with (`^(2)=?` after `sqrt(2)`)."""
     chars = [c for c in text if not c.isspace()]
     if len(chars) != len(raised):
         raise Unread("a raised symbol (a power) could not be matched to what was read")
-    written = [c in _SUPERSCRIPTS for c in chars]
+    written = [c in _SUPERSCRIPTS + "⁻" for c in chars]
     if any(written):
-        if all(
+        signed = any(up and c in "-⁻" for c, up in zip(chars, raised, strict=True))
+        if not signed and all(
             w == (up and (c.isalnum() or w))
             for c, w, up in zip(chars, written, raised, strict=True)
         ):
@@ -523,7 +662,12 @@ def _place_scripts(text: str, raised: list[bool]) -> str:
     for index in range(1, len(chars) - 1):
         if chars[index] in ".," and raised[index] and power[index - 1] and power[index + 1]:
             power[index] = True
-    if power[:1] == [True]:
+    for index in range(len(chars) - 1):
+        if chars[index] == "-" and raised[index] and power[index + 1]:
+            power[index] = True  # x^{-1}: the sign of the power
+    if based and raised[:1] == [True] and not power[0]:
+        raise Unread("a raised mark right after a fraction or a radical could not be read")
+    if power[:1] == [True] and not based:
         raise Unread("a raised symbol has nothing to be the power of")
     out: list[str] = []
     column = 0
@@ -532,7 +676,7 @@ def _place_scripts(text: str, raised: list[bool]) -> str:
             out.append(char)
             continue
         up = power[column]
-        starts = up and not power[column - 1]
+        starts = up and (column == 0 or not power[column - 1])
         ends = up and (column + 1 == len(power) or not power[column + 1])
         out.append(("^(" if starts else "") + char + (")" if ends else ""))
         column += 1
