@@ -151,20 +151,21 @@ def serve_baseline(
 def run_probe(args: list[str], timeout_s: float) -> str:
     """A measuring child process's last stdout line; its crash (a signal, a non-zero exit, a
     timeout) is a RuntimeError saying how it ended, with the end of its stderr."""
+    name = " ".join(args[1:])[:120]  # "-m app.bench.perf.ocr_probe --images 5"
     try:
         done = subprocess.run(
             args, env=cli_env(), capture_output=True, text=True, timeout=timeout_s, check=False
         )
     except subprocess.TimeoutExpired as exc:
-        raise RuntimeError(f"{' '.join(args[1:4])} did not finish in {timeout_s:.0f} s") from exc
+        raise RuntimeError(f"{name} did not finish in {timeout_s:.0f} s") from exc
     if done.returncode != 0:
         how = (
             f"killed by {signal.Signals(-done.returncode).name}"
             if done.returncode < 0
             else f"exit status {done.returncode}"
         )
-        raise RuntimeError(f"{' '.join(args[1:4])}: {how}: {done.stderr.strip()[-1500:]}")
+        raise RuntimeError(f"{name}: {how}: {done.stderr.strip()[-1500:]}")
     lines = done.stdout.strip().splitlines()
     if not lines:
-        raise RuntimeError(f"{' '.join(args[1:4])} printed nothing")
+        raise RuntimeError(f"{name} printed nothing")
     return lines[-1]
