@@ -225,6 +225,9 @@ def perf(
         str | None, typer.Option(help="`bench service --quick-verifier` for the replay.")
     ] = None,
     rounds: Annotated[int, typer.Option(help="Requests per client at each level.")] = 8,
+    local_rounds: Annotated[
+        int, typer.Option(help="Local model: raw and provider processes alternated N times.")
+    ] = 3,
     throughput_s: Annotated[float, typer.Option(help="Seconds per throughput run.")] = 10.0,
     repeats: Annotated[
         int, typer.Option(help="Throughput runs, ours and the baseline alternated (medians).")
@@ -255,6 +258,7 @@ def perf(
         latency_s=latencies[0],
         latencies_s=latencies,
         rounds=rounds,
+        local_rounds=max(1, local_rounds),
         throughput_s=throughput_s,
         repeats=max(1, repeats),
         redis_url=redis_url or None,

@@ -106,6 +106,7 @@ class PerfConfig:
     repeats: int = 1  # ours and the baseline alternated this many times (medians reported)
     fanout: tuple[int, ...] = (1, 3, 6, 12)
     local_tokens: int = 128
+    local_rounds: int = 3  # raw and provider processes alternated this many times
     ocr_images: int = 5
     redis_url: str | None = "redis://127.0.0.1:6379/14"
     postgres_admin_url: str | None = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -603,7 +604,8 @@ async def section_verified(b: Bench) -> None:
 
 def local_model(config: PerfConfig) -> dict[str, float] | None:
     """Generation tokens/s through the provider against raw llama-cpp-python: same model,
-    messages and settings, each side in a fresh process, alternating, median of 3 × 3."""
+    messages and settings, each side in a fresh process, alternating `local_rounds` times,
+    median of the rates (three per process)."""
     from app.llm.providers.llamacpp import bundled_model_path, llama_cpp_available
 
     if not llama_cpp_available() or bundled_model_path() is None:
@@ -617,7 +619,7 @@ def local_model(config: PerfConfig) -> dict[str, float] | None:
 
     raws: list[float] = []
     ours: list[float] = []
-    for _ in range(3):
+    for _ in range(max(1, config.local_rounds)):
         raws += rates("raw")
         ours += rates("provider")
     raw, provider = statistics.median(raws), statistics.median(ours)
