@@ -201,7 +201,9 @@ def _read_formula(
     formula_text = rest_of_line_text(plain_text, words.rstrip("：")) if words else plain_text
     if half_raised(ink):
         return PageReading(plain_text, False, "a symbol sits neither on the line nor raised")
-    if not needs_layout(ink, formula_text):
+    if not needs_layout(ink, formula_text) and not _unturned_needs_layout(
+        image, ink, words, formula_text, recognize
+    ):
         flat: Ink | None = ink
         if ink.angle or ink.faint_pieces:  # checked unturned, and with every stroke kept
             flat = find_ink(image, straighten=False)
@@ -227,6 +229,18 @@ def _read_formula(
             continue
         return PageReading(words + text, True, None, reader.confidence)
     return PageReading(plain_text, False, reason)
+
+
+def _unturned_needs_layout(
+    image: NDArray[np.uint8], ink: Ink, words: str, formula_text: str, recognize: Recognize
+) -> bool:
+    """Whether the page as photographed has structure that the straightened one hides: a
+    tilt taken from the line reader's boxes can be wrong by degrees (one box around a
+    fraction it could not read), which turns a fraction's bar away from its numerator."""
+    if not ink.angle:
+        return False
+    flat = _formula_of(find_ink(image, straighten=False), words, recognize)
+    return flat is not None and needs_layout(flat, formula_text)
 
 
 def _formula_of(ink: Ink | None, words: str, recognize: Recognize) -> Ink | None:
