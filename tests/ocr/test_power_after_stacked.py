@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import httpx
 import pytest
 
 from app.bench.math_photos import PhotoStyle, render_math
@@ -140,3 +141,21 @@ def test_a_number_right_after_a_radical_or_a_fraction_is_never_a_product(
     assert result.unread
     assert "sqrt(x)2" not in _plain(result.text)
     assert "((1)/(2))3" not in _plain(result.text)
+
+
+async def test_the_photo_checks_and_scans_with_the_power(client: httpx.AsyncClient) -> None:
+    """The tester's request: `\\sqrt{2}^{2}` with the answer 2 was `incorrect`."""
+    image = render_math(r"\sqrt{2}^{2}=?", _SANS)
+    files = {"image": ("p.png", image, "image/png")}
+    right = await client.post("/v1/checks", files=files, data={"answer": "2"})
+    assert right.status_code == 200, right.text
+    assert right.json()["verdict"] == "correct"
+    wrong = await client.post("/v1/checks", files=files, data={"answer": "2*sqrt(2)"})
+    assert wrong.status_code == 200, wrong.text
+    assert wrong.json()["verdict"] != "correct"
+    scan = await client.post("/v1/scans", files=files)
+    assert scan.status_code == 201, scan.text
+    body = scan.json()
+    assert body["ocr_latex"].replace(" ", "") == r"\sqrt{2}^{2}=?"
+    assert body["verification_status"] == "verified"
+    assert body["final_answer"] == "2"
