@@ -87,7 +87,7 @@ def half_raised(ink: Ink) -> bool:
             if where.raised(glyph):
                 continue
             base = where.base_before(glyph.left + 0.2 * glyph.width)
-            if base is None or abs(base.bottom - where.baseline) > 0.12 * where.size:
+            if base is None or base.width < 0.35 * base.height:
                 continue  # nothing before it, or a '|' or '(' reaching below the line
             small = 0.4 * base.height <= glyph.height < 0.8 * base.height
             level = abs(glyph.top - base.top) <= 0.15 * base.height

@@ -16,7 +16,7 @@ def _needs(font: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(
         font not in handwriting_fonts(),
         reason=f"the handwriting-like font {font!r} is not installed on this machine "
-        "(Debian: apt-get install fonts-humor-sans fonts-breip fonts-klee)",
+        "(Debian: apt-get install fonts-humor-sans fonts-dkg-handwriting fonts-breip fonts-klee)",
     )
 
 
@@ -28,6 +28,15 @@ def reader() -> RapidOcrReader:
 @_needs("breip")
 def test_a_power_written_low_is_not_read(reader: RapidOcrReader) -> None:
     result = reader.read_sync(render_math(r"3^2+4^2", PhotoStyle(fontset="breip", size=36)))
+    assert result.unread == "a symbol sits neither on the line nor raised"
+
+
+@_needs("dkg")
+def test_a_power_whose_last_digit_hangs_low_is_not_read(reader: RapidOcrReader) -> None:
+    """DkgHandwriting's `16^{0.5}`, tilted: its 5 reaches down to the 6's middle; it was read
+    `16^(0).5` and verified wrong."""
+    style = PhotoStyle(fontset="dkg", size=44, rotation=1.8, jpeg_quality=90)
+    result = reader.read_sync(render_math(r"16^{0.5}", style))
     assert result.unread == "a symbol sits neither on the line nor raised"
 
 
