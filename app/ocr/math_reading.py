@@ -300,15 +300,6 @@ class StructuredReader:
             return Token(f" {numerator}/{denominator}", stacked=True)  # 1 1/2: mixed number
         return Token(f"({numerator})/({denominator})", fraction=True, stacked=True)
 
-    def _sized_height(self, line: LinePosition | None) -> float:
-        """The height of the line's character-sized pieces: the dots of '÷' beside a fraction
-        (`8\\div\\frac{1}{2}`: the line's pieces are 8 and two dots) do not make the 8 "far
-        taller than its line"."""
-        if line is None:
-            return self.ink.char_height
-        sized = [g.height for g in line.letters if max(g.height, g.width) >= 0.3 * line.size]
-        return max(line.height, float(np.median(sized))) if sized else line.height
-
     def _run(
         self, run: list[Piece], line: LinePosition | None, after: Fraction | Radical | None = None
     ) -> str:
@@ -329,7 +320,7 @@ class StructuredReader:
             raise Unread("two readings of the same symbols disagree")
         kept = [g for g in glyphs if not self.ink.is_speck(g)]
         bars = {g.label for g in kept if self.ink.is_bar(g)}
-        height = self._sized_height(line)
+        height = line.height if line is not None else self.ink.char_height
         if stacked(kept, self.ink.char_height, bars) or too_tall(
             [g for g in kept if g.label not in bars], height
         ):

@@ -83,12 +83,17 @@ def half_raised(ink: Ink) -> bool:
         where = LinePosition.of(pieces)
         if where is None:
             continue
+        # Where most characters end: a base reaching lower (the 'p' before the 'u' of
+        # 'Compute', a '|' or a '(') says nothing about where the symbol after it sits.
+        bottom = float(np.median([g.bottom for g in where.letters if g.height >= 0.5 * where.size]))
         for glyph in (p.glyph for p in pieces if not p.bar):
             if where.raised(glyph):
                 continue
             base = where.base_before(glyph.left + 0.2 * glyph.width)
             if base is None or base.width < 0.35 * base.height:
-                continue  # nothing before it, or a '|' or '(' reaching below the line
+                continue  # nothing before it, or a '|' or '('
+            if base.bottom > bottom + 0.12 * where.size:
+                continue
             small = 0.4 * base.height <= glyph.height < 0.8 * base.height
             level = abs(glyph.top - base.top) <= 0.15 * base.height
             lifted = base.bottom - glyph.bottom >= 0.2 * base.height

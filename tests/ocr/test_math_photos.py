@@ -53,12 +53,6 @@ def test_a_radical_holds_what_its_bar_covers() -> None:
         (r"1\frac{1}{2}+2", PhotoStyle(fontset="cm", size=36), "1 1/2+2"),
         (r"\sqrt{x+5}=3", PhotoStyle(fontset="stix", size=36, jpeg_quality=80), "sqrt(x+5)=3"),
         (r"x^2-5x+6=0", PhotoStyle(fontset="cm", size=36, rotation=1.0), "x^(2)-5x+6=0"),
-        # The line beside the fraction holds only 8 and the dots of ÷ (8 is not "too tall").
-        (
-            r"8\div\frac{1}{2}",
-            PhotoStyle(fontset="dejavusans", size=36, jpeg_quality=70),
-            "8÷((1)/(2))",
-        ),
         # A tilted photo whose first power broke in two (bench ocr once verified 32+4^2 = 48).
         (
             r"3^2+4^2",
