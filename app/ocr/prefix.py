@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from app.ocr.ink import Glyph, Ink, char_height_of
-from app.ocr.math_reading import MIN_RUN_SCORE, Recognize, StructuredReader
+from app.ocr.math_reading import MIN_RUN_SCORE, Recognize, StructuredReader, stacked
 from app.ocr.words import WORDS_READ
 
 
@@ -63,6 +63,8 @@ def split_words(ink: Ink, words: str, recognize: Recognize) -> Split | None:
     if best is None:
         return None
     cut, text, left = best
+    if _fraction_bar(ink, left):
+        return None  # a fraction among the words (¾和5/7哪个大): the recognizer dropped it
     again, score = recognize(reader.crop(left, pad=0.3, solid=False))
     again = unicodedata.normalize("NFKC", again.strip()).replace(":", "：")
     if again.rstrip("：") != words or score < MIN_RUN_SCORE:
@@ -73,3 +75,16 @@ def split_words(ink: Ink, words: str, recognize: Recognize) -> Split | None:
     # As find_ink measures a page: all its pieces, specks too.
     formula = replace(ink, glyphs=right, char_height=char_height_of(right))
     return Split(words + "：" if text.endswith("：") else words, formula, cut)
+
+
+def _fraction_bar(ink: Ink, glyphs: list[Glyph]) -> bool:
+    """A bar with a piece right above and right below it, apart from both: a fraction, not a
+    stroke of a Chinese character (whose strokes touch or are no bars)."""
+    bars = [g for g in glyphs if ink.is_bar(g)]
+    return any(
+        stacked([bar, *[g for g in glyphs if g is not bar and not ink.is_bar(g)]],
+                ink.char_height, {bar.label})
+        and sum(1 for g in glyphs if not ink.is_bar(g) and g.left >= bar.left - 1
+                and g.right <= bar.right + 1) >= 2
+        for bar in bars
+    )  # fmt: skip

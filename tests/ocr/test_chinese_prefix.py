@@ -82,3 +82,14 @@ async def test_a_fraction_after_chinese_words_is_verified_right(
     assert state.verification_status == "verified"
     assert state.solution is not None
     assert state.solution.final_answer.replace(" ", "") == "x=10"
+
+
+def test_fractions_among_the_words_are_never_dropped(reader: RapidOcrReader) -> None:
+    """An outside tester's photo (Noto Sans CJK, 32 pt): ¾和5/7哪个大？ The recognizer reads the
+    words and drops both stacked fractions; the piece left of the first gap, read as 和, held
+    ¾ and 5/7. A fraction bar among the words is no split: the reading is incomplete."""
+    from pathlib import Path
+
+    photo = Path(__file__).with_name("photos") / "fractions_among_chinese_words.png"
+    result = reader.read_sync(photo.read_bytes())
+    assert result.unread is not None, result.text
