@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event, text
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DisconnectionError, IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -97,3 +97,15 @@ async def ping_database(engine: AsyncEngine) -> None:
     """One round trip; raises when the database cannot be reached."""
     async with engine.connect() as connection:
         await connection.execute(text("SELECT 1"))
+
+
+async def add_unless_taken(session: AsyncSession, *rows: Any) -> bool:
+    """Insert `rows` in a savepoint; False (nothing inserted) when a unique key is taken.
+    Written first, not read first: on SQLite a transaction that read cannot write once
+    another connection has committed."""
+    try:
+        async with session.begin_nested():
+            session.add_all(rows)
+    except IntegrityError:
+        return False
+    return True

@@ -7,11 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, delete, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import IdempotencyKey
 from app.db.models._columns import utcnow
+from app.db.session import add_unless_taken
 
 
 class IdempotencyRepository:
@@ -21,12 +21,7 @@ class IdempotencyRepository:
     async def claim(self, tenant: str, key: str, route: str, request_hash: str) -> bool:
         """Insert the key; False when another request holds it already."""
         row = IdempotencyKey(tenant=tenant, key=key, route=route, request_hash=request_hash)
-        try:
-            async with self.session.begin_nested():
-                self.session.add(row)
-        except IntegrityError:
-            return False
-        return True
+        return await add_unless_taken(self.session, row)
 
     async def get(self, tenant: str, key: str) -> IdempotencyKey | None:
         return await self.session.scalar(

@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, func, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboxMessage
+from app.db.session import add_unless_taken
 
 STAGED = "outbox_staged"
 # A row's n-th redelivery runs as queue job `<job_id>@<n>`: arq keeps a finished job's result
@@ -66,15 +66,8 @@ class OutboxRepository:
         return [OutboxMessage(task=t, args=list(a), job_id=j) for t, a, j in jobs]
 
     async def stage_once(self, task: str, args: Sequence[Any], job_id: str) -> bool:
-        """Stage unless a job with this id was ever staged (job ids are unique). Written
-        first, not read first: on SQLite a transaction that read cannot write once another
-        connection has committed."""
-        try:
-            async with self.session.begin_nested():
-                self.stage(task, args, job_id)
-        except IntegrityError:
-            return False
-        return True
+        """Stage unless a job with this id was ever staged (job ids are unique)."""
+        return await add_unless_taken(self.session, *self.messages([(task, args, job_id)]))
 
     async def due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         return list(
