@@ -17,10 +17,11 @@ from app.llm.errors import ProviderUnavailable
 from app.llm.providers.symbolic import SymbolicClient
 from app.llm.registry import Provider, build_registry
 from app.llm.resilience import Resilient
-from app.llm.types import Message
+from app.llm.types import Message, ModelResponse
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import run_pipeline
 from app.pipeline.labels import chinese_numeral, english_words, gives_away
+from app.pipeline.nodes.enrich import ENRICH_CALL
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from tests.fixtures.providers import solution_json, solver
@@ -267,14 +268,22 @@ async def test_enrich_labels_are_asked_before_solve(graph, make_context) -> None
 
 async def test_an_abandoned_run_stops_the_enrich_call(graph, make_context) -> None:
     """A run that ends early (here: a deadline during SOLVE) leaves no label call running."""
-    model = labeller({"subject": "physics"}, {"hint": "late"}, delay_s=0.3)
+
+    class SlowHints(ScriptedClient):  # ANALYZE's reply comes at once, ENRICH's not for 30 s
+        async def generate(self, messages: Sequence[Message], **kwargs: Any) -> ModelResponse:
+            if is_enrich_prompt(messages):
+                await asyncio.sleep(30)
+            return await super().generate(messages, **kwargs)
+
+    model = SlowHints("labels", [json.dumps({"subject": "physics"})], capabilities=LABELS)
     solving = solver("solver", "60 km/h", delay_s=30)
     run = run_pipeline(graph, make_context(model, solving), SolveState(problem_text=SPEED))
-    before = {t for t in asyncio.all_tasks() if not t.done()}
     with pytest.raises(TimeoutError):
-        await asyncio.wait_for(run, 0.5)  # ANALYZE's call (0.3 s) returned, ENRICH's not yet
+        await asyncio.wait_for(run, 0.5)  # ENRICH's call was sent; SOLVE waits on its model
+    # Only this run's label call counts: the session's event loop also runs other tests'
+    # background loops (an outbox relay polling an Event), which start tasks of their own.
     for _ in range(100):  # let the cancellations land (a loaded machine takes a few rounds)
-        left = {t for t in asyncio.all_tasks() if not t.done()} - before
+        left = [t for t in asyncio.all_tasks() if t.get_name() == ENRICH_CALL and not t.done()]
         if not left:
             break
         await asyncio.sleep(0.01)

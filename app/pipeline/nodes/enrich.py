@@ -27,6 +27,8 @@ from app.pipeline.state import SolveState
 
 _MATH_DELIMITERS = re.compile(r"^\s*(?:\$\$?|\\\(|\\\[)(.*?)(?:\$\$?|\\\)|\\\])\s*$", re.S)
 
+ENRICH_CALL = "enrich-labels"  # the task's name: a run's own call, found by tests and in dumps
+
 
 def localized(step: SolveStep, language: str) -> SolveStep:
     description = localize_step(step.description, "zh" if language == "zh" else "en")
@@ -51,7 +53,8 @@ def ask_model(
         return None
     messages = prompts.build(problem, language, subject, grade_band)
     schema = schema_of(EnrichmentOutput)
-    return asyncio.create_task(ask_for_labels(client, messages, schema, ctx.verify.label_timeout_s))
+    call = ask_for_labels(client, messages, schema, ctx.verify.label_timeout_s)
+    return asyncio.create_task(call, name=ENRICH_CALL)
 
 
 def _started(state: SolveState, ctx: PipelineContext) -> asyncio.Task[dict[str, Any] | None] | None:
