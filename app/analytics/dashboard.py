@@ -339,9 +339,9 @@ def cost_table(rows: list[dict[str, Any]]) -> str:
 
 
 def page(
-    accuracy: list[dict],
-    trend: list[dict],
-    suggestions: list[dict],
+    accuracy: list[dict[str, Any]],
+    trend: list[dict[str, Any]],
+    suggestions: list[dict[str, Any]],
     routing: dict[str, str],
     calibration: CalibrationOut | None = None,
     *,

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.keys import NewKey, Role
 from app.db.models import ApiKey
 from app.db.models._columns import utcnow
+from app.db.repositories.rows import rows_changed
 
 
 class ApiKeyRepository:
@@ -25,12 +26,13 @@ class ApiKeyRepository:
         )
 
     async def revoke(self, key_id: str) -> bool:
-        result = await self.session.execute(
+        revoked = await rows_changed(
+            self.session,
             update(ApiKey)
             .where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
-            .values(revoked_at=utcnow())
+            .values(revoked_at=utcnow()),
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]  # an UPDATE: CursorResult
+        return revoked == 1
 
     async def list(self) -> list[ApiKey]:
         return list(await self.session.scalars(select(ApiKey).order_by(ApiKey.created_at)))

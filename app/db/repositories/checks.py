@@ -12,6 +12,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from app.db.models import Check, CheckVerdict
 from app.db.repositories.bulk import insert_new
+from app.db.repositories.rows import rows_changed
 
 
 def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
@@ -53,5 +54,4 @@ class CheckRepository:
         owned_check = and_(Check.id == check_id, _owned(tenant, user_id))
         owned = select(Check.id).where(owned_check)
         await self.session.execute(delete(CheckVerdict).where(CheckVerdict.check_id.in_(owned)))
-        erased = await self.session.execute(delete(Check).where(owned_check))
-        return bool(erased.rowcount == 1)  # type: ignore[attr-defined]  # a DELETE: CursorResult
+        return await rows_changed(self.session, delete(Check).where(owned_check)) == 1

@@ -18,6 +18,7 @@ from app.db.documents import DeepEvaluation
 from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
 from app.db.repositories.bulk import insert_new
 from app.db.repositories.idempotency import IdempotencyRepository
+from app.db.repositories.rows import rows_changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +119,7 @@ class ScanRepository:
         await self.session.execute(
             update(Scan).where(Scan.corrects_scan_id.in_(owned)).values(corrects_scan_id=None)
         )
-        erased = await self.session.execute(delete(Scan).where(owned_scan))
-        if erased.rowcount != 1:  # type: ignore[attr-defined]  # a DELETE: CursorResult
+        if await rows_changed(self.session, delete(Scan).where(owned_scan)) != 1:
             return False
         # The stored first response of an Idempotency-Key holds the problem text too.
         # ("" is the open mode's tenant there, as in app/services/idempotency.py.)
@@ -199,12 +199,13 @@ class ScanRepository:
 
     async def set_deep_evaluation(self, solution_id: uuid.UUID, evaluation: DeepEvaluation) -> bool:
         """Store an evaluation once: a second delivery of the same job changes nothing."""
-        result = await self.session.execute(
+        stored = await rows_changed(
+            self.session,
             update(Solution)
             .where(Solution.id == solution_id, Solution.deep_evaluation.is_(None))
-            .values(deep_evaluation=evaluation)
+            .values(deep_evaluation=evaluation),
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]  # an UPDATE: CursorResult
+        return stored == 1
 
 
 def _of_tenant(tenant: str | None) -> ColumnElement[bool]:
