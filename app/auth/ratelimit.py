@@ -18,6 +18,8 @@ from typing import Protocol
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.outage import Outage
+
 log = logging.getLogger(__name__)
 
 WINDOW_S = 60
@@ -91,34 +93,26 @@ class RedisRateLimiter:
         self.prefix = prefix
         self.fallback = fallback or MemoryRateLimiter()
         self.retry_s = retry_s
-        self._down_since: float | None = None
+        self._outage = Outage(
+            log,
+            down="rate limits: Redis unreachable; counting per process in memory until it is back",
+            back="rate limits: Redis is back; counting in Redis again",
+        )
         self._next_try = 0.0
 
     @property
     def redis_down(self) -> bool:
-        return self._down_since is not None
+        return self._outage.down
 
     def _use_redis(self) -> bool:
-        return self._down_since is None or time.monotonic() >= self._next_try
+        return not self._outage.down or time.monotonic() >= self._next_try
 
     def _failed(self, exc: Exception) -> None:
-        now = time.monotonic()
-        self._next_try = now + self.retry_s
-        if self._down_since is None:
-            self._down_since = now
-            log.warning(
-                "rate limits: Redis unreachable (%s); counting per process in memory until it "
-                "is back",
-                type(exc).__name__,
-            )
+        self._next_try = time.monotonic() + self.retry_s
+        self._outage.failed(exc)
 
     def _answered(self) -> None:
-        if self._down_since is not None:
-            log.warning(
-                "rate limits: Redis is back after %.0f s; counting in Redis again",
-                time.monotonic() - self._down_since,
-            )
-            self._down_since = None
+        self._outage.answered()
 
     async def hit(self, key: str, limit: int) -> float | None:
         count, reset_in = await self.count(key)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 from langgraph.runtime import Runtime
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from app.llm.outputs import SolveOutput, SolveStep
 from app.ocr.rapid import RapidOcrReader
@@ -16,7 +18,9 @@ from app.pipeline.nodes.quick_verify import quick_verify
 from app.pipeline.nodes.retrieve import retrieve
 from app.pipeline.nodes.solve import solve
 from app.pipeline.state import Example, SolveState
+from app.retrieval.bank import ProblemBankRetriever
 from tests.fixtures.images import blank_png, draw_text
+from tests.fixtures.processes import free_port
 from tests.fixtures.providers import solver
 
 
@@ -49,13 +53,36 @@ async def test_analyze_node_respects_hints(make_context) -> None:
     assert hinted["subject"] == "chemistry"
 
 
-async def test_retrieve_node_survives_a_broken_bank(make_context) -> None:
-    class BrokenBank:
-        async def similar(self, text: str, k: int) -> list[Example]:
-            raise ConnectionError("database is down")
+async def test_retrieve_node_survives_a_broken_bank(make_context, caplog) -> None:
+    """A bank whose database is down: scans go on without it, and the outage is logged when
+    it starts and when it ends, not once a scan with a stack trace."""
+    unreachable = create_async_engine(f"postgresql+asyncpg://x@127.0.0.1:{free_port()}/x")
+    broken = make_context(retriever=ProblemBankRetriever(async_sessionmaker(unreachable)))
 
-    ctx = make_context(retriever=BrokenBank())
-    assert await retrieve(SolveState(problem_text="2+2"), runtime(ctx)) == {}
+    class EmptyBank:
+        async def similar(self, text: str, k: int) -> list[Example]:
+            return []
+
+    working = make_context(retriever=EmptyBank())
+    try:
+        await retrieve(SolveState(problem_text="2+2"), runtime(working))  # no outage before
+        with caplog.at_level(logging.WARNING, logger="app.pipeline.nodes.retrieve"):
+            for _ in range(3):
+                assert await retrieve(SolveState(problem_text="2+2"), runtime(broken)) == {}
+            assert await retrieve(SolveState(problem_text="2+2"), runtime(working)) == {
+                "examples": [],
+                "ground_truth": None,
+            }
+    finally:
+        await unreachable.dispose()
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 2, messages
+    assert (
+        messages[0].startswith("problem bank unreadable")
+        and "(ConnectionRefusedError)" in messages[0]
+    )
+    assert messages[1].startswith("problem bank readable again")
+    assert not any(r.exc_info for r in caplog.records)
 
 
 async def test_solve_node_skips_providers_already_tried(make_context) -> None:

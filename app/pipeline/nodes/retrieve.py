@@ -7,10 +7,16 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from app.outage import Outage
 from app.pipeline.context import PipelineContext
 from app.pipeline.state import SolveState
 
-log = logging.getLogger(__name__)
+# The bank is an aid: while it cannot be read (a database outage) scans go on without it.
+bank_outage = Outage(
+    logging.getLogger(__name__),
+    down="problem bank unreadable; scans are solved without similar problems",
+    back="problem bank readable again",
+)
 
 
 async def retrieve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
@@ -19,8 +25,9 @@ async def retrieve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict
         return {}
     try:
         examples = await retriever.similar(state.problem_text, runtime.context.top_k)
-    except Exception:  # the bank is an aid: a failed lookup must not fail the request
-        log.exception("problem bank lookup failed")
+    except Exception as exc:  # the bank is an aid: a failed lookup must not fail the request
+        bank_outage.failed(exc)
         return {}
+    bank_outage.answered()
     same = next((e for e in examples if e.same_problem), None)
     return {"examples": examples, "ground_truth": same.final_answer if same else None}
