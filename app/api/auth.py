@@ -23,6 +23,7 @@ from app.api.deps import ServicesDep
 from app.api.errors import ApiError
 from app.auth import student_tokens
 from app.auth.keys import ANONYMOUS, Principal, key_id_of
+from app.errors import Forbidden
 from app.resources import Resources
 from app.services.auth import TokenRefusal
 
@@ -207,9 +208,7 @@ async def get_key_holder(caller: Caller) -> Principal:
     """A tenant's API key (minting tokens): a token cannot mint more, nobody mints without
     a key (not even on an open server, whose anonymous caller has no tenant to bind)."""
     if caller.is_student_token:
-        raise ApiError(
-            403,
-            "forbidden",
+        raise Forbidden(
             "a student token cannot mint tokens: the app's backend mints them with the "
             "tenant's API key",
         )
@@ -232,9 +231,7 @@ def acting_user(caller: Principal, requested: str | None) -> str | None:
     if caller.user_id is None:
         return requested
     if requested is not None and requested != caller.user_id:
-        raise ApiError(
-            403,
-            "forbidden",
+        raise Forbidden(
             "a student token acts for its own user only: leave user_id out or send the token's own",
         )
     return caller.user_id
@@ -242,10 +239,10 @@ def acting_user(caller: Principal, requested: str | None) -> str | None:
 
 async def get_analyst(caller: Caller, services: ServicesDep) -> Principal:
     if caller.is_student_token:
-        raise ApiError(403, "forbidden", "a student token cannot read analytics")
+        raise Forbidden("a student token cannot read analytics")
     if caller.is_analyst or (caller is ANONYMOUS and not services.settings.auth.required):
         return caller
-    raise ApiError(403, "forbidden", "analytics need an API key with the analyst role")
+    raise Forbidden("analytics need an API key with the analyst role")
 
 
 Analyst = Annotated[Principal, Depends(get_analyst)]
@@ -258,5 +255,5 @@ def analytics_tenant(analyst: Principal, requested: str | None) -> str | None:
     if analyst.sees_every_tenant or analyst is ANONYMOUS:
         return requested
     if requested is not None and requested != analyst.tenant:
-        raise ApiError(403, "forbidden", "an analyst key sees its own tenant's analytics only")
+        raise Forbidden("an analyst key sees its own tenant's analytics only")
     return analyst.tenant

@@ -12,9 +12,9 @@ from app.api.errors import ApiError, parse_or_422
 from app.api.forms import read_image_form
 from app.api.openapi_docs import errors
 from app.api.params import CheckId
+from app.errors import NotFound
 from app.schemas.checks import CheckCreate, CheckForm, CheckResponse
 from app.services.checks import checked_answer, erase_check, read_work, store_check
-from app.services.scans import UnreadableInput
 
 router = APIRouter(prefix="/v1/checks", tags=["checks"])
 FORM_FIELDS = ("answer", "problem", "steps", "image_of")
@@ -82,10 +82,7 @@ async def create_check(
         checked, image, _ = await read_image_form(request, limits, CheckForm, FORM_FIELDS)
         problem, answer, steps = checked.problem, checked.answer, checked.steps
         if checked.image_of == "work":
-            try:
-                steps = await read_work(services, image)
-            except UnreadableInput as exc:
-                raise ApiError(422, exc.code, exc.message) from exc
+            steps = await read_work(services, image)
             image = None
     elif content_type.startswith("application/json") or not content_type:
         body = parse_or_422(CheckCreate, await request.body(), max_text_chars=limits.max_text_chars)
@@ -97,12 +94,9 @@ async def create_check(
             "send application/json with 'problem' and 'answer', or multipart/form-data with "
             "'image' and 'answer'",
         )
-    try:
-        result = await checked_answer(
-            services, answer=answer, problem=problem, image=image, steps=steps
-        )
-    except UnreadableInput as exc:
-        raise ApiError(422, exc.code, exc.message) from exc
+    result = await checked_answer(
+        services, answer=answer, problem=problem, image=image, steps=steps
+    )
     if result.work is not None:
         result.response.check_id = await store_check(session, caller.tenant, result, caller.user_id)
     return JSONResponse(result.response.public())
@@ -118,5 +112,5 @@ async def delete_check(check_id: CheckId, session: SessionDep, caller: Caller) -
     """Erase a stored check (one sent with steps) with its step verdicts and evidence. A
     student token erases its own user's checks only."""
     if not await erase_check(session, check_id, caller.tenant, caller.user_id):
-        raise ApiError(404, "not_found", f"check {check_id} does not exist")
+        raise NotFound("check", check_id)
     return Response(status_code=204)

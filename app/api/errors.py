@@ -1,5 +1,7 @@
 """Every error is JSON {"error": {"code", "message"}}; caller mistakes are 4xx.
 
+One handler renders every `DomainError` (app/errors.py: each states its status and code where
+it is defined); the others here render what the framework and the database raise.
 Messages never carry object reprs, SQL, or the caller's text; logs name the exception class
 and the request id, not its message (a database error's message holds the statement).
 """
@@ -20,27 +22,28 @@ from starlette.exceptions import HTTPException
 from app.api.query_guard import QueryStringGuard
 from app.api.request_context import current_request_id
 from app.db.errors import is_invalid_value, is_out_of_resources, is_try_later, sqlstate
-from app.ocr.errors import ImageUnreadable, OcrBusy
+from app.errors import DomainError
 from app.schemas.common import ErrorCode
 
 log = logging.getLogger(__name__)
 Model = TypeVar("Model", bound=BaseModel)
 
 
-class ApiError(Exception):
+class ApiError(DomainError):
+    """A request the HTTP layer refuses by itself (authentication, limits, a malformed body or
+    header), its status stated where it is raised."""
+
     def __init__(
         self,
         status: int,
         code: ErrorCode,
         message: str,
         *,
-        headers: dict[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
         details: list[dict[str, str]] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.headers = headers
-        self.details = details
+        super().__init__(message, code=code, headers=headers, details=details)
+        self.status = status
 
 
 def error_body(code: ErrorCode, message: str, **extra: object) -> dict[str, Any]:
@@ -68,6 +71,13 @@ def parse_or_422(model: type[Model], data: bytes | Mapping[str, Any], **context:
         raise invalid_request(exc.errors(include_input=False, include_url=False)) from None
 
 
+def domain_error_response(exc: DomainError) -> JSONResponse:
+    extra = {"details": exc.details} if exc.details is not None else {}
+    return JSONResponse(
+        error_body(exc.code, exc.message, **extra), status_code=exc.status, headers=exc.headers
+    )
+
+
 def internal_error_response() -> JSONResponse:
     request_id = current_request_id()
     return JSONResponse(
@@ -84,26 +94,13 @@ def install_error_handlers(app: FastAPI) -> None:
     # Query strings are bad input too: refused before any route (app/api/query_guard.py).
     app.add_middleware(QueryStringGuard)
 
-    @app.exception_handler(ApiError)
-    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        extra = {"details": exc.details} if exc.details is not None else {}
-        return JSONResponse(
-            error_body(exc.code, exc.message, **extra), status_code=exc.status, headers=exc.headers
-        )
+    @app.exception_handler(DomainError)
+    async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
+        return domain_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return await api_error(request, invalid_request(exc.errors(), loc_prefix=1))
-
-    @app.exception_handler(ImageUnreadable)
-    async def image_unreadable(request: Request, exc: ImageUnreadable) -> JSONResponse:
-        return await api_error(request, ApiError(422, exc.code, exc.message))
-
-    @app.exception_handler(OcrBusy)
-    async def ocr_busy(request: Request, exc: OcrBusy) -> JSONResponse:
-        retry_after = {"Retry-After": str(exc.retry_after_s)}
-        message = "too many images are being read right now; retry shortly"
-        return await api_error(request, ApiError(503, "ocr_busy", message, headers=retry_after))
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return domain_error_response(invalid_request(exc.errors(), loc_prefix=1))
 
     @app.exception_handler(DBAPIError)
     @app.exception_handler(ConnectionError)

@@ -41,6 +41,7 @@ from app.api.params import ScanId
 from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scan_events import ScanEventRepository
 from app.db.repositories.scans import ScanRepository, SolutionState
+from app.errors import NotFound
 from app.resources import Resources
 from app.schemas.events import EVENT_SCHEMAS
 
@@ -185,7 +186,7 @@ async def stream_scan_events(
     after = parse_last_event_id(last_event_id)
     found = await ScanRepository(session).get_scan(scan_id, caller.tenant, user_id=caller.user_id)
     if found is None:
-        raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
+        raise NotFound("scan", scan_id)
     api = services.settings.api
     slots = _slots(
         request,

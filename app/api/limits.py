@@ -43,7 +43,7 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    # Handled by the ApiError handler inside the app, like any caller mistake.
+                    # Handled by the DomainError handler inside the app, like any caller mistake.
                     raise ApiError(413, "payload_too_large", self._message(limit))
             return message
 

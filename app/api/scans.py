@@ -21,14 +21,12 @@ from app.api.scan_input import MULTIPART_SCHEMA, read_scan_request
 from app.auth.keys import Principal
 from app.db.repositories.idempotency import IdempotencyRepository
 from app.db.repositories.scans import ScanRepository
-from app.pipeline.prompts.localized import RETAKE_PHOTO
+from app.errors import NotFound
 from app.schemas.scans import ScanAccepted, ScanOut, ScanPage, SolutionResponse
 from app.services import idempotency
 from app.services.scans import (
     DeadlineExceeded,
-    RetakePhoto,
     ScanRequest,
-    UnreadableInput,
     accept_scan,
     scan_out,
     solution_response,
@@ -96,12 +94,9 @@ async def create_scan(
         # A student's keys are their own: another student's identical key and body must not
         # replay this one's scan.
         idempotency_key = idempotency.user_scoped(caller.user_id, idempotency_key)
-        try:
-            stored = await idempotency.begin(
-                services, caller.tenant, idempotency_key, "createScan", request_hash
-            )
-        except idempotency.IdempotencyConflict as exc:
-            raise ApiError(409, exc.code, exc.message) from exc
+        stored = await idempotency.begin(
+            services, caller.tenant, idempotency_key, "createScan", request_hash
+        )
         if stored is not None:
             headers = {**stored.headers, "Idempotent-Replayed": "true"}
             return JSONResponse(stored.body, status_code=stored.status, headers=headers)
@@ -140,7 +135,7 @@ async def _check_correction(
         or (owner[1] is not None and owner[1] != scan_request.user_id)
         or (caller.is_student_token and owner[1] != caller.user_id)
     ):
-        raise ApiError(404, "not_found", f"scan {named} does not exist")
+        raise NotFound("scan", named)
     if owner[0] != "image":
         raise ApiError(422, "not_a_photo", f"scan {named} is not a photo scan: nothing to correct")
 
@@ -157,20 +152,11 @@ async def _create(
     except DeadlineExceeded:
         # Never a minutes-long wait: the work goes on in the background, durably.
         return 202, _accepted(accept_scan(session, scan_request))
-    except RetakePhoto as exc:
-        message = RETAKE_PHOTO["zh" if _looks_chinese(exc.text or scan_request.text) else "en"]
-        raise ApiError(422, "retake_photo", message) from exc
-    except UnreadableInput as exc:
-        raise ApiError(422, exc.code, exc.message) from exc
     return 201, solution_response(scan, solution).model_dump(mode="json")
 
 
 def _accepted(scan: Any) -> dict[str, Any]:
     return ScanAccepted(scan_id=scan.id, state=scan.state).model_dump(mode="json")
-
-
-def _looks_chinese(text: str | None) -> bool:
-    return any("\u3400" <= c <= "\u9fff" for c in text or "")
 
 
 @router.get(
@@ -218,7 +204,7 @@ async def get_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> Scan
     """The scan, its state and, once done, its latest solution."""
     scan = await ScanRepository(session).get_scan(scan_id, caller.tenant, user_id=caller.user_id)
     if scan is None:
-        raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
+        raise NotFound("scan", scan_id)
     return scan_out(scan)
 
 
@@ -234,7 +220,7 @@ async def delete_scan(scan_id: ScanId, session: SessionDep, caller: Caller) -> R
         scan_id, caller.tenant, user_id=caller.user_id
     )
     if not erased:
-        raise ApiError(404, "not_found", f"scan {scan_id} does not exist")
+        raise NotFound("scan", scan_id)
     return Response(status_code=204)
 
 

@@ -6,10 +6,10 @@ from fastapi import APIRouter
 
 from app.api.auth import Caller
 from app.api.deps import SessionDep
-from app.api.errors import ApiError
 from app.api.openapi_docs import errors
 from app.api.params import SolutionId
 from app.db.repositories.scans import ScanRepository
+from app.errors import NotFound
 from app.schemas.solutions import SolutionDetail
 from app.services.scans import solution_detail
 
@@ -30,5 +30,5 @@ async def get_solution(
         solution_id, caller.tenant, user_id=caller.user_id
     )
     if solution is None:
-        raise ApiError(404, "not_found", f"solution {solution_id} does not exist")
+        raise NotFound("solution", solution_id)
     return solution_detail(solution)

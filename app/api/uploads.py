@@ -20,9 +20,9 @@ from fastapi import UploadFile
 from PIL import Image
 
 from app.api.errors import ApiError
-from app.ocr.errors import ImageUnreadable
+from app.ocr.errors import ImageTooLarge, ImageUnreadable
 from app.ocr.image_structure import image_size
-from app.ocr.images import ImageTooLarge, inspect_header
+from app.ocr.images import inspect_header
 
 _SIGNATURES = {
     b"\x89PNG\r\n\x1a\n": "image/png",
@@ -89,21 +89,13 @@ async def read_image(
             "unsupported_media_type",
             "the upload is not a PNG or JPEG image (checked from its bytes)",
         )
-    try:
-        await asyncio.to_thread(
-            _inspect,
-            data,
-            kind,
-            max_pixels=max_pixels,
-            max_aspect_ratio=max_aspect_ratio,
-            max_segments=max_segments,
-        )
-    except ImageTooLarge as exc:
-        raise ApiError(
-            413,
-            "image_too_large",
-            f"image has {exc.pixels} pixels; the limit is {exc.limit}",
-        ) from None
-    except ImageUnreadable as exc:
-        raise ApiError(422, exc.code, exc.message) from None
+    # ImageTooLarge (413) and ImageUnreadable (422) are answered as they are.
+    await asyncio.to_thread(
+        _inspect,
+        data,
+        kind,
+        max_pixels=max_pixels,
+        max_aspect_ratio=max_aspect_ratio,
+        max_segments=max_segments,
+    )
     return data

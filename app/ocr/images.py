@@ -16,17 +16,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps
 
-from app.ocr.errors import ImageUnreadable
+from app.ocr.errors import ImageTooLarge, ImageUnreadable
 
 # Beyond this the detector's upscaling of the short side costs more than the text is worth.
 MAX_OCR_ASPECT = 4.0
 _WIDE_INTEGER_MODES = ("I", "I;16", "I;16B", "I;16L", "I;16N", "F")
-
-
-class ImageTooLarge(Exception):
-    def __init__(self, pixels: int, limit: int) -> None:
-        super().__init__(f"image has {pixels} pixels; the limit is {limit}")
-        self.pixels, self.limit = pixels, limit
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,12 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal, get_args
 
 from app.db.models._columns import utcnow
 from app.db.repositories.idempotency import IdempotencyRepository
+from app.errors import DomainError
 from app.resources import Resources
-from app.schemas.common import ErrorCode
 
 log = logging.getLogger(__name__)
 POLL_S = 0.1
@@ -36,10 +36,17 @@ class StoredResponse:
     headers: dict[str, str]
 
 
-class IdempotencyConflict(Exception):
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
+ConflictCode = Literal["idempotency_key_reused", "idempotency_key_in_use"]
+
+
+class IdempotencyConflict(DomainError):
+    """The key was sent with another request, or its first request is still running."""
+
+    status = 409
+    codes = get_args(ConflictCode)
+
+    def __init__(self, code: ConflictCode, message: str) -> None:
+        super().__init__(message, code=code)
 
 
 def fingerprint(*parts: bytes | str | None) -> str:

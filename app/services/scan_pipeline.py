@@ -9,21 +9,33 @@ from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
 
+from app.errors import DomainError
 from app.pipeline.context import PipelineContext
+from app.pipeline.prompts.localized import RETAKE_PHOTO
 from app.pipeline.state import SolveState
+from app.schemas.common import ErrorCode
 
 NodeListener = Callable[[str, dict[str, Any]], Awaitable[None]]
 # Operator sequences no printed problem contains ("2x + 3 : = 11", "= =", "+ ="): OCR noise.
 _GARBLED = re.compile(r"[:;]\s*=|=\s*[:;=]|[+*/×÷]\s*[+*/×÷=]")
 
 
-class RetakePhoto(Exception):
-    """OCR read the photo with too little confidence (or garbled it): ask for a new photo."""
+class RetakePhoto(DomainError):
+    """OCR read the photo with too little confidence (or garbled it): ask for a new photo, in
+    the language of what was read (else of the text typed with it). `text`, the reading, is
+    never in the message."""
 
-    def __init__(self, confidence: float | None, text: str) -> None:
-        super().__init__("retake_photo")
+    status = 422
+    code: ErrorCode = "retake_photo"
+
+    def __init__(self, confidence: float | None, text: str, typed: str | None = None) -> None:
+        super().__init__(RETAKE_PHOTO["zh" if _has_cjk(text or typed or "") else "en"])
         self.confidence = confidence
         self.text = text
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" for c in text)
 
 
 def needs_retake(text: str, confidence: float | None, min_confidence: float) -> bool:
@@ -72,7 +84,7 @@ async def stream_pipeline(
                 if node == "ocr" and state.image is not None and not update.get("error"):
                     text = update.get("problem_text", "")
                     if needs_retake(text, update.get("ocr_confidence"), min_ocr_confidence):
-                        raise RetakePhoto(update.get("ocr_confidence"), text)
+                        raise RetakePhoto(update.get("ocr_confidence"), text, state.problem_text)
                 if on_node is not None:
                     await on_node(node, public_progress(node, update))
     assert final is not None

@@ -9,7 +9,7 @@ import hashlib
 import random
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,6 +19,7 @@ from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository
 from app.db.repositories.scan_events import ScanInputRepository
 from app.db.repositories.scans import ScanRepository
+from app.errors import DomainError
 from app.metrics import SCANS
 from app.ocr.words import usable_reading
 from app.pipeline.state import SolveState
@@ -44,15 +45,24 @@ __all__ = [
 _rng = random.Random()
 
 
-class UnreadableInput(Exception):
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+UnreadableCode = Literal[
+    "no_text_found", "ocr_unavailable", "text_too_long", "incomplete_reading", "too_many_steps"
+]
+
+
+class UnreadableInput(DomainError):
+    """No problem (or no work) could be read from the input: also a failed scan's code."""
+
+    status = 422
+    codes = get_args(UnreadableCode)
+
+    def __init__(self, code: UnreadableCode, message: str) -> None:
+        super().__init__(message, code=code)
 
 
 class DeadlineExceeded(Exception):
-    """The synchronous answer took longer than the deadline: queue it and answer 202."""
+    """The synchronous answer took longer than the deadline: queue it and answer 202. Not a
+    DomainError: no error is answered, the caller queues the scan (app/api/scans.py)."""
 
 
 _UNREADABLE: dict[ErrorCode, str] = {
@@ -100,7 +110,7 @@ async def run_request(
     )
     if result.ocr_unread and not usable_reading(result.problem_text):
         # Ink was seen, but nothing of it that could be shown for correction was read.
-        raise RetakePhoto(result.ocr_confidence, result.problem_text)
+        raise RetakePhoto(result.ocr_confidence, result.problem_text, request.text)
     if result.error or not result.problem_text.strip():
         code = _unreadable_code(result.error)
         raise UnreadableInput(code, _UNREADABLE[code])
@@ -140,7 +150,7 @@ async def submit_scan(
     return await store_result(services, session, result, request, events=progress)
 
 
-def _unreadable_code(error: str | None) -> ErrorCode:
+def _unreadable_code(error: str | None) -> UnreadableCode:
     """The pipeline's `error` (app/pipeline/nodes/ocr.py) as the API's error code."""
     return "ocr_unavailable" if error == "ocr_unavailable" else "no_text_found"
 
