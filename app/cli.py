@@ -1,5 +1,5 @@
 """`solveverify`: serve | worker | solve | check | db | bank | keys | providers | calibrate |
-dashboard-link | bench."""
+dashboard-link, and the commands of installed plugins (`bench`, from solveverify-bench)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,18 @@ import asyncio
 import json
 import os
 import sys
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from app.auth.cli import keys_app
-from app.bench.cli import bench_app
 from app.settings import Settings, get_settings
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from app.llm.base import ModelClient
     from app.schemas.checks import CheckResponse
     from app.schemas.scans import SolutionResponse
@@ -29,9 +31,44 @@ bank_app = typer.Typer(
     help="The problem bank used for retrieval and ground truth.", no_args_is_help=True
 )
 app.add_typer(db_app, name="db")
-app.add_typer(bench_app, name="bench")
 app.add_typer(bank_app, name="bank")
 app.add_typer(keys_app, name="keys")
+
+# Command groups other distributions add: each entry point of this group names a Typer app,
+# added under the entry point's name. The product never imports them (the import contracts),
+# so a plain `pip install .` and the server image run without them.
+PLUGIN_GROUP = "solveverify.commands"
+# The plugins this repository ships (name -> distribution), for a hint when one is missing.
+KNOWN_PLUGINS = {"bench": "solveverify-bench (`pip install -e ./bench` in the repository)"}
+
+
+def add_plugins(cli: typer.Typer, plugins: Iterable[EntryPoint]) -> None:
+    """Add each plugin's commands; a known plugin that is not installed gets a command that
+    says how to install it instead of typer's "No such command"."""
+    added: set[str] = set()
+    for plugin in plugins:
+        cli.add_typer(plugin.load(), name=plugin.name)
+        added.add(plugin.name)
+    for name, distribution in KNOWN_PLUGINS.items():
+        if name not in added:
+            _add_install_hint(cli, name, distribution)
+
+
+def _add_install_hint(cli: typer.Typer, name: str, distribution: str) -> None:
+    hint = f"`solveverify {name}` is not installed: it comes with {distribution}."
+
+    @cli.command(
+        name,
+        help=f"Not installed: comes with {distribution}.",
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        add_help_option=False,
+    )
+    def install_hint() -> NoReturn:
+        typer.echo(hint, err=True)
+        raise typer.Exit(1)
+
+
+add_plugins(app, entry_points(group=PLUGIN_GROUP))
 
 
 def _logging(level: str) -> None:

@@ -9,5 +9,8 @@ cd "$(dirname "$0")/.."
 uv=${UV:-uv}
 common=(--universal --python-version 3.11 --generate-hashes --quiet)
 "$uv" pip compile pyproject.toml "${common[@]}" "$@" -o requirements/base.lock
-"$uv" pip compile pyproject.toml --extra dev --extra local -c requirements/base.lock \
-    "${common[@]}" "$@" -o requirements/dev.lock
+# The dev lock adds the benchmark (bench/pyproject.toml: its solveverify is this repository,
+# left out of the lock).
+"$uv" pip compile pyproject.toml bench/pyproject.toml --extra dev --extra local \
+    -c requirements/base.lock --no-emit-package solveverify "${common[@]}" "$@" \
+    -o requirements/dev.lock

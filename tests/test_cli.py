@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sysconfig
+import venv
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import httpx
 import pytest
 
+from app.cli import PLUGIN_GROUP
 from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.images import draw_text
 from tests.fixtures.processes import run_cli, serve, stop
@@ -87,7 +93,7 @@ async def test_db_upgrade_and_serve_on_postgres(tmp_path: Path) -> None:
 
 
 def test_solve_through_an_openai_compatible_server(tmp_path: Path) -> None:
-    from app.bench.fake_llm import FakeLLMServer, Reply
+    from solveverify_bench.fake_llm import FakeLLMServer, Reply
     from tests.fixtures.providers import solution_json
 
     server = FakeLLMServer(default=Reply(solution_json("86", "7 × 13 = 91", "91 − 5 = 86")))
@@ -107,3 +113,56 @@ def test_solve_through_an_openai_compatible_server(tmp_path: Path) -> None:
     assert (body["provider"], body["final_answer"]) == ("openai_compatible", "86")
     assert body["verification_status"] == "unverified"  # no second provider to check it
     assert server.requests[0]["body"]["model"] == "qwen2.5-7b-instruct"
+
+
+def test_the_bench_commands_come_from_their_entry_point(tmp_path: Path) -> None:
+    """solveverify-bench registers `bench` in the CLI's plugin group; app never imports it."""
+    (plugin,) = [p for p in entry_points(group=PLUGIN_GROUP) if p.name == "bench"]
+    assert plugin.value == "solveverify_bench.cli:bench_app"
+    assert plugin.dist is not None and plugin.dist.name == "solveverify-bench"
+    for args in (("bench", "--help"), ("bench", "solve", "--help")):
+        result = run_cli(*args, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "Not installed" not in result.stdout
+    assert "verifiers" in run_cli("bench", "--help", cwd=tmp_path).stdout
+
+
+def venv_without_the_bench(directory: Path) -> Path:
+    """A virtual environment holding this one's packages (links) but solveverify-bench's (its
+    dist-info with the entry point, and its editable finder): a product-only install. Returns
+    its python."""
+    venv.create(directory, with_pip=False, symlinks=True)
+    paths = {"base": str(directory), "platbase": str(directory)}
+    target = Path(sysconfig.get_paths(vars=paths)["purelib"])
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if "solveverify_bench" not in entry.name:
+            (target / entry.name).symlink_to(entry)
+    return directory / "bin" / "python"
+
+
+def test_the_cli_builds_without_the_bench(tmp_path: Path) -> None:
+    python = venv_without_the_bench(tmp_path / "venv")
+
+    def run(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(python), "-c", code, *args],
+            cwd=tmp_path,  # not the repository: only the environment provides packages
+            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    missing = run("import solveverify_bench")
+    assert "No module named 'solveverify_bench'" in missing.stderr  # the bench is really gone
+    cli = "import sys; sys.argv[0] = 'solveverify'; from app.cli import app; app()"
+    listed = run(cli, "--help")
+    assert listed.returncode == 0, listed.stderr
+    assert "solve" in listed.stdout and "Not installed" in listed.stdout
+    hint = run(cli, "bench", "verifiers", "--data", "x.jsonl")
+    assert hint.returncode == 1
+    assert "comes with solveverify-bench" in hint.stderr
+    solved = run(cli, "solve", "--text", "Solve 2x + 3 = 11")
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["verification_status"] == "verified"

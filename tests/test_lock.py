@@ -18,8 +18,9 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+)==(?P<version>[^\s;\\]+)\s*(?:;(?P<marker>[^\\]+))?")
-# What a venv brings or the editable install adds; none of it is imported by the product.
-NOT_LOCKED = {"pip", "setuptools", "wheel", "solveverify"}
+# What a venv brings or the editable installs add (this repository's two distributions); none
+# of it is imported by the product.
+NOT_LOCKED = {"pip", "setuptools", "wheel", "solveverify", "solveverify-bench"}
 
 
 def locked(name: str) -> dict[str, str]:
@@ -67,12 +68,15 @@ def test_the_locks_satisfy_pyproject() -> None:
     """A requirement changed in pyproject.toml without relocking fails here, not on a user's
     machine."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    bench = tomllib.loads((ROOT / "bench" / "pyproject.toml").read_text())["project"]
     groups = {
         "base.lock": project["dependencies"],
         "dev.lock": [
             *project["dependencies"],
             *project["optional-dependencies"]["dev"],
             *project["optional-dependencies"]["local"],
+            # The benchmark's own requirements; its `solveverify` is this repository.
+            *(r for r in bench["dependencies"] if Requirement(r).name != project["name"]),
         ],
     }
     for lock, requirements in groups.items():
@@ -83,3 +87,10 @@ def test_the_locks_satisfy_pyproject() -> None:
             version = pins.get(canonicalize_name(requirement.name))
             assert version is not None, f"{requirement.name} missing from {lock}"
             assert Version(version) in requirement.specifier, f"{requirement} vs {version} ({lock})"
+
+
+def test_the_runtime_lock_holds_nothing_only_the_benchmark_needs() -> None:
+    """`pip install .` and the server image install base.lock: the benchmark's plotting and
+    problem generator stay in dev.lock (tqdm is in both: rapidocr needs it too)."""
+    assert {"matplotlib", "reasoning-gym"} & set(locked("base.lock")) == set()
+    assert {"matplotlib", "reasoning-gym", "tqdm"} <= set(locked("dev.lock"))

@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.bench.fake_llm import Answer, FakeLLMServer
-from app.bench.perf.stack import process_tree
+from solveverify_bench.fake_llm import Answer, FakeLLMServer
+from solveverify_bench.perf.stack import process_tree
 from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.processes import run_cli, serve, stop
 

@@ -18,7 +18,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.keys import new_key
-from app.bench.fake_llm import FakeLLMServer, Reply
 from app.db.models import Check, CheckVerdict
 from app.db.repositories.api_keys import ApiKeyRepository
 from app.db.repositories.checks import CheckRepository
@@ -26,6 +25,7 @@ from app.llm.providers import openai
 from app.main import create_app
 from app.resources import Resources
 from app.settings import AuthSettings, RetrievalSettings
+from solveverify_bench.fake_llm import FakeLLMServer, Reply
 from tests.api.test_erase_and_idempotency import rows_mentioning
 from tests.conftest import settings_for
 from tests.fixtures.providers import kept

@@ -9,9 +9,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.bench.fake_llm import FakeLLMServer, Reply
 from app.llm.providers import openai
 from app.llm.registry import Provider
+from solveverify_bench.fake_llm import FakeLLMServer, Reply
 from tests.fixtures.images import draw_text
 from tests.fixtures.processes import run_cli
 from tests.fixtures.providers import kept, verdict_json

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import httpx
 
-from app.bench.math_photos import PhotoStyle, render_math
+from solveverify_bench.math_photos import PhotoStyle, render_math
 
 HALF_READ = r"x^2_1 = 4"
 

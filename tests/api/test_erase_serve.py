@@ -21,7 +21,7 @@ import httpx
 import pytest
 import redis
 
-from app.bench.fake_llm import Answer, FakeLLMServer, task_of
+from solveverify_bench.fake_llm import Answer, FakeLLMServer, task_of
 from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.processes import RedisServer, run_cli, serve, start_worker, stop
 

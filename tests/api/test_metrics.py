@@ -18,7 +18,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from pydantic import SecretStr
 from sqlalchemy import select
 
-from app.bench.fake_llm import Answer, Fail, FakeLLMServer, Hang, Reply
 from app.db.models import VerificationRecord
 from app.llm.budget import InMemoryBudget, Limits
 from app.llm.errors import BudgetExhausted, ProviderError, ProviderTimeout
@@ -30,6 +29,7 @@ from app.metrics import serve_metrics
 from app.resources import Resources
 from app.settings import MetricsSettings
 from app.symbolic.sandbox import SandboxTimeout, SymbolicSandbox
+from solveverify_bench.fake_llm import Answer, Fail, FakeLLMServer, Hang, Reply
 from tests.conftest import settings_for
 from tests.fixtures.processes import free_port
 from tests.fixtures.providers import kept

@@ -12,9 +12,9 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.bench.math_photos import PhotoStyle, render_math
 from app.db.models import Scan
 from app.db.models._columns import utcnow
+from solveverify_bench.math_photos import PhotoStyle, render_math
 from tests.fixtures.polling import until_final
 
 SUM = render_math(r"\sum_{i=1}^{3} i", PhotoStyle(size=36))

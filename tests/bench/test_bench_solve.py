@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.bench.reasoning_gym import generate, write
-from app.bench.solve import Problem, load_problems, run_solve_bench, summarize, wilson_lower
 from app.datasets import GSM8K_TEST
+from solveverify_bench.reasoning_gym import generate, write
+from solveverify_bench.solve import Problem, load_problems, run_solve_bench, summarize, wilson_lower
 
 
 def test_wilson_lower_bound() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from app.bench.cli import bench_app
 from app.verification.consensus import ConsensusResult, NodeAnswer
 from app.verification.selection import best_supported
+from solveverify_bench.cli import bench_app
 
 
 def problem(i: int, strong: str, weak: tuple[str, str], gold: str) -> dict:

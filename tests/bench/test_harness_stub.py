@@ -11,18 +11,19 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from app.bench.cli import bench_app
-from app.bench.context import PatternContext
-from app.bench.datasets import load_dataset
-from app.bench.harness import run_benchmark
-from app.bench.labels import fallback_label, label_answers
-from app.bench.sampling import sampling_plan
-from app.bench.stub import StubModel
+import solveverify_bench
 from app.llm.providers.llamacpp import LlamaCppModel, bundled_model_path, llama_cpp_available
 from app.llm.types import Message
 from app.verification.aspects import DEFAULT_MATH_SET
+from solveverify_bench.cli import bench_app
+from solveverify_bench.context import PatternContext
+from solveverify_bench.datasets import load_dataset
+from solveverify_bench.harness import run_benchmark
+from solveverify_bench.labels import fallback_label, label_answers
+from solveverify_bench.sampling import sampling_plan
+from solveverify_bench.stub import StubModel
 
-DATA = Path(__file__).resolve().parents[2] / "app" / "bench" / "data"
+DATA = Path(solveverify_bench.__file__).resolve().parent / "data"  # shipped in the package
 GROUNDED = DATA / "grounded_qa_sample.jsonl"
 MATH = DATA / "math_sample.jsonl"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from app.bench.replay import ReplayFormatError, label, load_run, report, selection
+from solveverify_bench.replay import ReplayFormatError, label, load_run, report, selection
 
 V_BOTH = {"gpt-4o-mini_math_step": True, "gemini_edge_cases": True}
 V_ONE = {"gpt-4o-mini_math_step": True, "gemini_edge_cases": False}

@@ -8,16 +8,16 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from app.bench.cli import bench_app
-from app.bench.recorded import Candidate, RecordedProblem, load_recorded, save_recorded
-from app.bench.service import (
+from app.pipeline.graph import build_graph, run_pipeline
+from app.pipeline.state import SolveState
+from solveverify_bench.cli import bench_app
+from solveverify_bench.recorded import Candidate, RecordedProblem, load_recorded, save_recorded
+from solveverify_bench.service import (
     ServiceBenchConfig,
     fit_promise,
     identical_first,
     service_context,
 )
-from app.pipeline.graph import build_graph, run_pipeline
-from app.pipeline.state import SolveState
 
 MAV_RUN = Path(__file__).parent.parent / "data" / "mav_run"
 

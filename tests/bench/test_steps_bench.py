@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.bench.fake_llm import FakeLLMServer, Reply
-from app.bench.steps_replay import RecordedCritique, load_critiques, prompt_key
 from app.verification.calibration import Calibrator
 from app.verification.step_critique import critique_messages
+from solveverify_bench.fake_llm import FakeLLMServer, Reply
+from solveverify_bench.steps_replay import RecordedCritique, load_critiques, prompt_key
 from tests.fixtures.processes import run_cli
 
 PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many are sold?"

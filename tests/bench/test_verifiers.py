@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.bench.datasets import DatasetError, load_dataset
-from app.bench.harness import run_benchmark
-from app.bench.patterns import PatternContext, claims_of, token_f1
 from app.datasets import GSM8K_TEST
 from app.verification.aspects import DEFAULT_MATH_SET
+from solveverify_bench.datasets import DatasetError, load_dataset
+from solveverify_bench.harness import run_benchmark
+from solveverify_bench.patterns import PatternContext, claims_of, token_f1
 from tests.fixtures.scripted import ScriptedClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,7 +181,7 @@ def test_cli_entry_points(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "app.bench",
+            "solveverify_bench",
             "verifiers",
             "--data",
             str(data),
@@ -216,9 +216,9 @@ async def test_gsm8k_bench_through_the_pipeline(services, tmp_path: Path, monkey
     import random
     from dataclasses import replace
 
-    from app.bench.solve import load_problems, run_solve_bench
     from app.llm.delimit import unwrap
     from app.llm.registry import build_registry
+    from solveverify_bench.solve import load_problems, run_solve_bench
     from tests.fixtures.providers import solution_json, verdict_json
 
     problems = load_problems(GSM8K_TEST)

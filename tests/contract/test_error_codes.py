@@ -22,7 +22,7 @@ CODE_ARGUMENT = {
     "_fail": 3,  # app/services/scan_jobs.py: a failed scan's code and `failed` event
 }
 # Files whose `{"code": ...}` dicts are not the API's error envelope.
-NOT_ENVELOPES = ("app/symbolic/", "app/bench/", "app/verification/", "app/cli.py")
+NOT_ENVELOPES = ("app/symbolic/", "app/verification/", "app/cli.py")
 
 
 def _name(func: ast.expr) -> str | None:

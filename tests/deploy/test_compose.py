@@ -73,3 +73,16 @@ def test_the_image_runs_as_a_user_with_a_health_check() -> None:
     assert users and users[-1] not in ("root", "0")
     assert any(line.startswith("HEALTHCHECK ") for line in lines)
     assert any("--no-deps -r requirements/base.lock" in line for line in lines)  # the lock
+
+
+def test_the_image_holds_no_benchmark() -> None:
+    """The server image installs the runtime lock and copies the product: none of the
+    benchmark (bench/, solveverify-bench) nor what only it needs."""
+    lines = [line.split() for line in (ROOT / "Dockerfile").read_text().splitlines()]
+    sources = [part for words in lines if words[:1] == ["COPY"] for part in words[1:-1]]
+    assert "app" in sources and "requirements/base.lock" in sources
+    copied = [path for source in sources for path in [ROOT / source, *(ROOT / source).rglob("*")]]
+    assert [p for p in copied if p.is_relative_to(ROOT / "bench") or p.name == "bench"] == []
+    assert not any("dev.lock" in word or "./bench" in word for words in lines for word in words)
+    base = (ROOT / "requirements" / "base.lock").read_text()
+    assert "\nmatplotlib==" not in base and "\nreasoning-gym==" not in base

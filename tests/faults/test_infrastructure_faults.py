@@ -16,7 +16,7 @@ import asyncpg
 import httpx
 import pytest
 
-from app.bench.fake_llm import Answer, FakeLLMServer
+from solveverify_bench.fake_llm import Answer, FakeLLMServer
 from tests.conftest import REDIS_URL, create_postgres_database, drop_postgres_database
 from tests.fixtures.processes import (
     PostgresCluster,

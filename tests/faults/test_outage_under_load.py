@@ -29,7 +29,7 @@ import pytest
 import redis
 from arq.utils import truncate
 
-from app.bench.perf.stack import cli_env, free_port, spawn, wait_until_up
+from solveverify_bench.perf.stack import cli_env, free_port, spawn, wait_until_up
 from tests.fixtures.processes import (
     PostgresCluster,
     RedisServer,
@@ -91,10 +91,10 @@ class Outage:
 
 
 def fake_model(directory: Path) -> tuple[Any, str]:
-    """The loopback model (app.bench.fake_llm) in a process of its own, answering every task
+    """The loopback model (solveverify_bench.fake_llm) in a process of its own, answering every task
     (solve, verify, evaluate, aspect checks) like a competent model, after 50 ms."""
     port = free_port()
-    args = [sys.executable, "-m", "app.bench.fake_llm", "--port", str(port)]
+    args = [sys.executable, "-m", "solveverify_bench.fake_llm", "--port", str(port)]
     args += ["--latency", "0.05", "--answer", ANSWER]
     process = spawn(args, directory, cli_env(), directory / "fake-model.log")
     url = f"http://127.0.0.1:{port}"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.bench.fake_llm import Answer, Behavior, Fail, FakeLLMServer, Hang, Malformed, Reply
+from solveverify_bench.fake_llm import Answer, Behavior, Fail, FakeLLMServer, Hang, Malformed, Reply
 from tests.fixtures.processes import serve, stop
 
 WORD_PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"

@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
-from app.bench.perf.run import provider_env
-from app.bench.perf.stack import fake_provider
 from app.db.migrate import upgrade_async
+from solveverify_bench.perf.run import provider_env
+from solveverify_bench.perf.stack import fake_provider
 from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.processes import kill, serve, stop
 

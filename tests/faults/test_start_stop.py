@@ -17,10 +17,10 @@ import httpx
 import pytest
 from alembic.script import ScriptDirectory
 
-from app.bench.perf.run import provider_env
-from app.bench.perf.stack import fake_provider
 from app.db.migrate import alembic_config, upgrade_async
 from app.process import SCHEMA_NOT_AT_HEAD
+from solveverify_bench.perf.run import provider_env
+from solveverify_bench.perf.stack import fake_provider
 from tests.conftest import REDIS_URL, create_postgres_database, drop_postgres_database
 from tests.fixtures.processes import free_port, run_cli, serve, start_worker, stop
 

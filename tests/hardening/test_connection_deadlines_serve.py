@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.bench.perf.stack import CLI, cli_env, free_port, spawn, wait_until_up
+from solveverify_bench.perf.stack import CLI, cli_env, free_port, spawn, wait_until_up
 from tests.fixtures.processes import serve, stop
 
 HEADER_TIMEOUT_S = 1.5

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.bench.perf.load import percentile
+from solveverify_bench.perf.load import percentile
 from tests.fixtures.processes import serve, stop
 from tests.hardening.adversarial import adversarial_texts
 

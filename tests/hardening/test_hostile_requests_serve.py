@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.bench.perf.load import percentile
+from solveverify_bench.perf.load import percentile
 from tests.fixtures.processes import serve, stop
 from tests.hardening import images
 

@@ -61,9 +61,9 @@ async def test_zero_rpm_budget_gives_unverified_answers_not_errors(tmp_path) -> 
     import httpx
     from asgi_lifespan import LifespanManager
 
-    from app.bench.fake_llm import FakeLLMServer, Reply
     from app.main import create_app
     from app.settings import LLMSettings
+    from solveverify_bench.fake_llm import FakeLLMServer, Reply
     from tests.conftest import settings_for
     from tests.fixtures.providers import solver, verdict_json
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
-from app.bench.fake_llm import FakeLLMServer, Reply
 from app.llm.budget import InMemoryBudget, Limits
 from app.llm.factory import configured_providers
 from app.llm.registry import build_registry
 from app.llm.resilience import Resilient
 from app.llm.types import Message
 from app.settings import LLMSettings
+from solveverify_bench.fake_llm import FakeLLMServer, Reply
 
 
 async def test_configured_cloud_providers_follow_the_seed(sandbox) -> None:

@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from app.bench.fake_llm import Fail, FakeLLMServer, Hang, Malformed, Reply
 from app.llm.errors import MalformedResponse, ProviderError, ProviderTimeout, ProviderUnavailable
 from app.llm.outputs import SolveOutput, schema_of
 from app.llm.providers import anthropic, gemini, openai
 from app.llm.providers.openai_compatible import OpenAICompatibleModel
 from app.llm.resilience import Resilient
 from app.llm.types import Message
+from solveverify_bench.fake_llm import Fail, FakeLLMServer, Hang, Malformed, Reply
 from tests.fixtures.providers import close_at_end, kept
 
 SOLUTION = '{"steps": [{"description": "2x = 8"}], "final_answer": "x = 4"}'

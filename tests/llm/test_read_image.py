@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from app.bench.fake_llm import Fail, FakeLLMServer, Hang, Malformed, Reply
 from app.llm.budget import InMemoryBudget, Limits
 from app.llm.errors import ProviderError
 from app.llm.providers import anthropic, gemini, openai
@@ -22,6 +21,7 @@ from app.llm.resilience import Resilient
 from app.llm.types import Image, Message
 from app.pipeline.prompts.read_image import TASK
 from app.pipeline.reading import canonical_latex, image_type, read_reply, second_reading
+from solveverify_bench.fake_llm import Fail, FakeLLMServer, Hang, Malformed, Reply
 from tests.fixtures.images import blank_png
 from tests.fixtures.providers import close_at_end, kept
 

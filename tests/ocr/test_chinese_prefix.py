@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from app.bench.math_photos import PhotoStyle, cjk_font, render_math
 from app.ocr.rapid import RapidOcrReader
 from app.ocr.words import leading_words, rest_of_line_text
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.state import SolveState
+from solveverify_bench.math_photos import PhotoStyle, cjk_font, render_math
 
 needs_chinese_font = pytest.mark.skipif(
     cjk_font() is None,

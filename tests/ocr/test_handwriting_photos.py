@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.bench.math_photos import PhotoStyle, handwriting_fonts, render_math
 from app.ocr.rapid import RapidOcrReader
+from solveverify_bench.math_photos import PhotoStyle, handwriting_fonts, render_math
 
 
 def _needs(font: str) -> pytest.MarkDecorator:

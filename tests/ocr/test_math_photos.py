@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.bench.math_photos import PhotoStyle, render_math
 from app.ocr.images import decode_for_ocr
 from app.ocr.ink import Ink, find_ink
 from app.ocr.page import TextBox, read_page
@@ -15,6 +14,7 @@ from app.ocr.structure import Fraction, Radical, top_level
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.state import SolveState
 from app.services.caution import caution_code
+from solveverify_bench.math_photos import PhotoStyle, render_math
 from tests.fixtures.images import draw_text
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app.bench.math_photos import PhotoStyle, render_math
 from app.ocr.rapid import RapidOcrReader
 from app.ocr.words import usable_reading
+from solveverify_bench.math_photos import PhotoStyle, render_math
 
 
 async def test_a_fraction_photo_is_verified_with_its_latex(client: httpx.AsyncClient) -> None:

@@ -14,12 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-from app.bench.fake_llm import Answer, Fail, FakeLLMServer, Hang
-from app.bench.math_photos import PhotoStyle, render_math
 from app.llm.providers import anthropic, gemini, openai
 from app.llm.resilience import Resilient
 from app.pipeline.prompts.read_image import TASK
 from app.pipeline.reading import readings_agree
+from solveverify_bench.fake_llm import Answer, Fail, FakeLLMServer, Hang
+from solveverify_bench.math_photos import PhotoStyle, render_math
 from tests.fixtures.providers import kept
 
 FRACTION = render_math(r"\frac{x}{4}=3", PhotoStyle(fontset="stix", size=36))

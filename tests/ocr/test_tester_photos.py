@@ -10,10 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from app.bench.math_photos import PhotoStyle, render_math
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.state import SolveState
+from solveverify_bench.math_photos import PhotoStyle, render_math
 
 
 @pytest.fixture(scope="module")

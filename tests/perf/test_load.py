@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.bench.perf.load import percentile
-from app.bench.perf.run import fanout, run_load_test, table
-from app.bench.perf.stack import fake_provider, stop
+from solveverify_bench.perf.load import percentile
+from solveverify_bench.perf.run import fanout, run_load_test, table
+from solveverify_bench.perf.stack import fake_provider, stop
 
 
 async def test_load_on_loopback_has_no_errors() -> None:
@@ -29,7 +29,7 @@ def test_percentile_is_nearest_rank() -> None:
 
 
 async def test_parallel_verifiers_cost_about_one_call(tmp_path) -> None:
-    from app.bench.perf.run import PerfConfig
+    from solveverify_bench.perf.run import PerfConfig
 
     process, url = fake_provider(tmp_path, 0.2)
     try:

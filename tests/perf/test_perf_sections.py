@@ -15,13 +15,19 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from app.bench.cli import bench_app
-from app.bench.perf.baseline_server import EVENTS, OUTBOX, VERDICTS, create_tables, plain_dsn
-from app.bench.perf.report import goals, table
-from app.bench.perf.run import SECTIONS, baseline_env
-from app.bench.perf.sections import SkipSection, failed, run_sections, selected
-from app.bench.perf.stack import fake_provider, run_probe, serve_baseline, stop
-from app.bench.perf.verified import per_verified
+from solveverify_bench.cli import bench_app
+from solveverify_bench.perf.baseline_server import (
+    EVENTS,
+    OUTBOX,
+    VERDICTS,
+    create_tables,
+    plain_dsn,
+)
+from solveverify_bench.perf.report import goals, table
+from solveverify_bench.perf.run import SECTIONS, baseline_env
+from solveverify_bench.perf.sections import SkipSection, failed, run_sections, selected
+from solveverify_bench.perf.stack import fake_provider, run_probe, serve_baseline, stop
+from solveverify_bench.perf.verified import per_verified
 from tests.conftest import create_postgres_database, drop_postgres_database
 
 MAV_RUN = Path(__file__).parent.parent / "data" / "mav_run"

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from app.bench.fake_llm import Fail, FakeLLMServer, Reply
 from app.llm.providers import openai
 from app.symbolic.steps import StepFinding
 from app.verification.calibration import Calibrator
 from app.verification.step_critique import critique_steps, read_critique
 from app.verification.step_verdicts import combine, critique_stands
+from solveverify_bench.fake_llm import Fail, FakeLLMServer, Reply
 from tests.fixtures.processes import run_cli
 from tests.fixtures.providers import kept
 

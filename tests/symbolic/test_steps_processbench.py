@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.bench.steps import load_samples
 from app.symbolic.steps import check_step_list
+from solveverify_bench.steps import load_samples
 from tests.fixtures.processes import run_cli
 
 SAMPLE = Path(__file__).parent / "data" / "processbench_sample.json"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from app.bench.recorded import Candidate, RecordedProblem, load_recorded, save_recorded
 from app.verification.consensus import normalize_answer
 from app.verification.learned_weights import OnlineWeights, majority_vote, weighted_vote
+from solveverify_bench.recorded import Candidate, RecordedProblem, load_recorded, save_recorded
 
 RELIABILITY = {"strong": 0.85, "middling": 0.60, "weak": 0.55}
 

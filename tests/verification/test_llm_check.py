@@ -8,7 +8,6 @@ from functools import partial
 
 import pytest
 
-from app.bench.fake_llm import FakeLLMServer, Reply
 from app.llm.providers import openai
 from app.llm.registry import Provider, build_registry
 from app.llm.types import Message
@@ -16,6 +15,7 @@ from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.verification.llm_check import llm_verdict
+from solveverify_bench.fake_llm import FakeLLMServer, Reply
 from tests.fixtures.providers import kept, solver, verdict_json
 
 WORD_PROBLEM = (

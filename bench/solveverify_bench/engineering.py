@@ -8,8 +8,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.bench.replay import ReplayProblem
 from app.verification.bon_mav import LabelledProblem, engineer_verifiers, selection_accuracy
+from solveverify_bench.replay import ReplayProblem
 
 
 def engineered_vs_all(problems: Sequence[ReplayProblem], seed: int) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.bench.datasets import ErrorLabel, GroundedExample
+from solveverify_bench.datasets import ErrorLabel, GroundedExample
 
 ERROR_LABELS: tuple[ErrorLabel, ...] = ("supported", "unsupported", "wrong_citation", "omission")
 # The failure bucket each error label falls into (the harness's failure modes).

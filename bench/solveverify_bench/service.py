@@ -22,10 +22,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app.bench.metrics import brier, ece
-from app.bench.plots import write_plots
-from app.bench.recorded import RecordedProblem
-from app.bench.replay_providers import ReplayBook, replay_registry
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.nodes.quick_verify import calibration_signals
@@ -33,6 +29,10 @@ from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator, fit_evidence_model
+from solveverify_bench.metrics import brier, ece
+from solveverify_bench.plots import write_plots
+from solveverify_bench.recorded import RecordedProblem
+from solveverify_bench.replay_providers import ReplayBook, replay_registry
 
 Grade = Callable[[str, str], Awaitable[bool | None]]
 # One aspect key per replay verifier: each recorded verifier id is one panel member.

@@ -1,4 +1,4 @@
-"""`solveverify bench …` (also `python -m app.bench`): verifiers, replay, gsm8k."""
+"""`solveverify bench …` (also `python -m solveverify_bench`): verifiers, replay, gsm8k."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ PatternOption = Annotated[
 ]
 
 
-def _print(summary: dict) -> None:
+def _print(summary: dict[str, Any]) -> None:
     typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
 
 
@@ -53,14 +53,14 @@ def verifiers(
     ] = "replay",
 ) -> None:
     """Run one verifier pattern over a dataset; write results.jsonl, summary.json, plots/."""
-    from app.bench.context import PatternContext
-    from app.bench.datasets import DatasetError
-    from app.bench.harness import run_benchmark
-    from app.bench.patterns import PATTERNS
-    from app.bench.stub import StubModel
     from app.llm.base import ModelClient
     from app.resources import open_providers
     from app.verification.mars import MarsConfig
+    from solveverify_bench.context import PatternContext
+    from solveverify_bench.datasets import DatasetError
+    from solveverify_bench.harness import run_benchmark
+    from solveverify_bench.patterns import PATTERNS
+    from solveverify_bench.stub import StubModel
 
     if pattern not in PATTERNS:
         raise typer.BadParameter(f"unknown pattern {pattern!r}; one of {', '.join(PATTERNS)}")
@@ -121,14 +121,14 @@ def replay(
     ] = "math-verify",
 ) -> None:
     """Replay recorded MAV verifier runs: selection@n, detection, calibration."""
-    from app.bench.mav_equivalence import mav_equivalent
-    from app.bench.replay import ReplayFormatError, label, load_run, report
     from app.symbolic.sandbox import SymbolicSandbox
+    from solveverify_bench.mav_equivalence import mav_equivalent
+    from solveverify_bench.replay import ReplayFormatError, ReplayProblem, label, load_run, report
 
     if grader not in ("math-verify", "mav"):
         raise typer.BadParameter("--grader is math-verify or mav")
 
-    async def labelled():
+    async def labelled() -> list[ReplayProblem]:
         if grader == "mav":
             return await label(load_run(mav_run), mav_equivalent, normalize=False)
         sandbox = SymbolicSandbox(get_settings().verify.symbolic_workers, 5.0)
@@ -154,7 +154,7 @@ def make_gsm8k_set(
     test_file: Annotated[Path, typer.Option(exists=True, dir_okay=False)] = (GSM8K_TEST),
 ) -> None:
     """Build a math set from GSM8K test: reference solutions plus hard negatives."""
-    from app.bench.gsm8k_candidates import make_candidates
+    from solveverify_bench.gsm8k_candidates import make_candidates
 
     typer.echo(f"wrote {make_candidates(test_file, out, n_problems, seed)} problems to {out}")
 
@@ -170,15 +170,15 @@ def gsm8k(
     """A seeded sample of GSM8K test problems through the service (as `bench solve`)."""
     import random
 
-    from app.bench.solve import load_problems, run_solve_bench
     from app.resources import open_resources
+    from solveverify_bench.solve import load_problems, run_solve_bench
 
     settings = get_settings()
     if provider:
         order = settings.llm.default_provider_order
         settings.llm.default_provider_order = [provider, *(p for p in order if p != provider)]
 
-    async def run() -> dict:
+    async def run() -> dict[str, Any]:
         async with open_resources(settings) as services:
             if provider and provider not in services.registry:
                 raise typer.BadParameter(f"provider {provider!r} is not configured")
@@ -245,9 +245,9 @@ def perf(
     model and OCR speed, peak RSS. Each section is isolated: one that fails is reported and
     the rest still run and are written to --json (after every section). Exits 1 if a section
     failed."""
-    from app.bench.perf.run import SECTIONS, PerfConfig, run_perf, table
-    from app.bench.perf.sections import failed, selected
-    from app.bench.perf.verified import DEFAULT_POLICIES
+    from solveverify_bench.perf.run import SECTIONS, PerfConfig, run_perf, table
+    from solveverify_bench.perf.sections import failed, selected
+    from solveverify_bench.perf.verified import DEFAULT_POLICIES
 
     try:
         selected(SECTIONS, only or ())
@@ -297,7 +297,7 @@ def load(
     """A bounded load test on loopback: `serve` on SQLite with fake providers, N clients for
     a duration. Exits 1 on any error or non-201 (with --images: on any 5xx but 503)."""
     if images:
-        from app.bench.perf.image_load import run_image_load_test
+        from solveverify_bench.perf.image_load import run_image_load_test
 
         report = asyncio.run(run_image_load_test(concurrency, images))
         _print(report)
@@ -306,7 +306,7 @@ def load(
         if any(int(s) >= 500 and s != "503" for s in report["statuses"]) or report["errors"]:
             raise typer.Exit(1)
         return
-    from app.bench.perf.run import run_load_test
+    from solveverify_bench.perf.run import run_load_test
 
     summary = asyncio.run(run_load_test(duration, concurrency, latency))
     _print(summary)
@@ -328,8 +328,8 @@ def solve(
     out_dir: Annotated[Path, typer.Option()] = Path("bench-out/solve"),
 ) -> None:
     """Problems through the service's graph: verified precision (Wilson lower 95%), coverage."""
-    from app.bench.solve import load_problems, run_solve_bench
     from app.resources import open_resources
+    from solveverify_bench.solve import load_problems, run_solve_bench
 
     try:
         problems = load_problems(data, limit)
@@ -338,7 +338,7 @@ def solve(
         raise typer.Exit(2) from exc
     settings = get_settings()
 
-    async def run() -> dict:
+    async def run() -> dict[str, Any]:
         async with open_resources(settings) as services:
             return await run_solve_bench(services, problems, out_dir)
 
@@ -362,9 +362,9 @@ def ocr(
     ] = "mixed",
 ) -> None:
     """Photos of typeset math (mathtext in three fonts) through the service's graph: read
-    exactly, verified, verified wrong and coverage per structure (app/bench/ocr.py)."""
-    from app.bench.ocr import font_choices, run_ocr_bench, styles
+    exactly, verified, verified wrong and coverage per structure (solveverify_bench/ocr.py)."""
     from app.resources import open_resources
+    from solveverify_bench.ocr import font_choices, run_ocr_bench, styles
 
     try:
         fontsets = font_choices(fonts)
@@ -374,7 +374,7 @@ def ocr(
         raise typer.Exit(2) from exc
     settings = get_settings()
 
-    async def run() -> dict:
+    async def run() -> dict[str, Any]:
         async with open_resources(settings) as services:
             return await run_ocr_bench(
                 services, out_dir, seed=seed, limit=limit, fonts=fontsets, prefix=prefix
@@ -397,7 +397,7 @@ def make_reasoning_gym(
 ) -> None:
     """Write seeded reasoning-gym problems as {"id", "problem", "answer"} JSONL (needs the
     `reasoning-gym` package, in the dev extra)."""
-    from app.bench.reasoning_gym import write
+    from solveverify_bench.reasoning_gym import write
 
     names = tuple(d.strip() for d in datasets.split(",") if d.strip())
     typer.echo(f"wrote {write(out, n, seed, names)} problems to {out}")
@@ -448,19 +448,19 @@ def steps(
     coverage per method, per subset; the critique live, recorded or replayed."""
     from datetime import UTC, datetime
 
-    from app.bench.steps import CritiqueJudge, load_samples, run_steps_bench
-    from app.bench.steps import fit_calibration as fit_critique
-    from app.bench.steps_replay import (
+    from app.llm.base import ModelClient
+    from app.resources import open_providers
+    from app.verification.calibration_files import load_calibrator
+    from app.verification.step_critique import critique_messages
+    from solveverify_bench.steps import CritiqueJudge, load_samples, run_steps_bench
+    from solveverify_bench.steps import fit_calibration as fit_critique
+    from solveverify_bench.steps_replay import (
         CritiqueRecorder,
         CritiqueReplay,
         RecordedCritiqueError,
         load_critiques,
         prompt_key,
     )
-    from app.llm.base import ModelClient
-    from app.resources import open_providers
-    from app.verification.calibration_files import load_calibrator
-    from app.verification.step_critique import critique_messages
 
     if (backend == "replay") != (replay is not None):
         raise typer.BadParameter("--backend replay goes with --replay FILE (and only it)")
@@ -520,4 +520,4 @@ def steps(
         raise typer.Exit(2) from exc
 
 
-from app.bench import cli_recorded  # noqa: E402,F401  (registers its commands)
+from solveverify_bench import cli_recorded  # noqa: E402,F401  (registers its commands)

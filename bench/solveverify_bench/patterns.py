@@ -3,7 +3,7 @@
 Math examples (given candidates): self_consistency, best_of_n (one independent verifier
 reranks), bon_mav (aspect-verifier panel), mars (cross-agent rounds), consensus (DELLM
 cascade). Grounded QA examples (question + evidence): entailment, best_of_n and
-self_consistency, in app/bench/grounded.py. Each returns one result record; P(correct) is
+self_consistency, in solveverify_bench/grounded.py. Each returns one result record; P(correct) is
 the verifier score of every candidate.
 """
 
@@ -14,11 +14,8 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from app.bench.context import PatternContext, make_record
-from app.bench.datasets import Candidate, Example, MathExample
-from app.bench.grounded import claims_of, run_grounded
-from app.bench.labels import token_f1
 from app.llm.base import ModelClient
+from app.llm.types import Message, ModelResponse
 from app.pipeline.prompts import quick_verify
 from app.verification.answers import (
     Equivalence,
@@ -32,6 +29,10 @@ from app.verification.consensus import ConsensusBuilder, NodeAnswer
 from app.verification.llm_check import llm_verdict
 from app.verification.mars import Mars
 from app.verification.panel import run_panel
+from solveverify_bench.context import PatternContext, make_record
+from solveverify_bench.datasets import Candidate, Example, MathExample
+from solveverify_bench.grounded import claims_of, run_grounded
+from solveverify_bench.labels import token_f1
 
 __all__ = ["PATTERNS", "PatternContext", "claims_of", "make_record", "run_pattern", "token_f1"]
 
@@ -48,7 +49,7 @@ class _Renamed:
         self.inner, self.provider = inner, name
         self.model, self.capabilities = inner.model, inner.capabilities
 
-    async def generate(self, messages, **kwargs):
+    async def generate(self, messages: Sequence[Message], **kwargs: Any) -> ModelResponse:
         return await self.inner.generate(messages, **kwargs)
 
 

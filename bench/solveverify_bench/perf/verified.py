@@ -1,10 +1,10 @@
 """The cost of the promise: model calls and tokens per VERIFIED answer, per evidence policy.
 
-Each policy runs the recorded-run replay of `bench service` (app/bench/service.py, used here as
-a library: the real graph, replay providers that count every call and estimate its tokens, the
-promise fitted on a seeded part and measured on the rest). Its summary gives calls and tokens
-per scan over the measured problems, how many were verified, and verified precision and
-coverage; a verified answer costs (calls per scan × scans) ÷ verified scans. A policy that
+Each policy runs the recorded-run replay of `bench service` (solveverify_bench/service.py, used
+here as a library: the real graph, replay providers that count every call and estimate its
+tokens, the promise fitted on a seeded part and measured on the rest). Its summary gives calls
+and tokens per scan over the measured problems, how many were verified, and verified precision
+and coverage; a verified answer costs (calls per scan × scans) ÷ verified scans. A policy that
 verifies nothing has no price per verified answer (None): it buys no verified answers at all.
 
 A policy "keeps the promise" on the replay when it verifies something and its verified
@@ -23,7 +23,7 @@ DEFAULT_POLICIES = ("quick", "panel:3", "panel:5", "samples:3", "samples:3+panel
 
 def load_replay(path: Path) -> list[Any]:
     """Recorded problems from a MAV run directory or a recorded-run JSONL."""
-    from app.bench.recorded import convert_mav, load_recorded
+    from solveverify_bench.recorded import convert_mav, load_recorded
 
     if not path.exists():
         raise FileNotFoundError(f"replay data not found: {path}")
@@ -78,10 +78,10 @@ async def verified_costs(
 ) -> dict[str, Any]:
     """Per policy, the replay's figures per verified answer; the default policy's price against
     the cheapest policy that keeps the promise."""
-    from app.bench.mav_equivalence import mav_equivalent
-    from app.bench.service import ServiceBenchConfig, run_service_bench
     from app.settings import get_settings
     from app.symbolic.sandbox import SymbolicSandbox
+    from solveverify_bench.mav_equivalence import mav_equivalent
+    from solveverify_bench.service import ServiceBenchConfig, run_service_bench
 
     problems = load_replay(data)
     verify = get_settings().verify

@@ -9,14 +9,15 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
-from app.bench.metrics import coverage_accuracy, pr_curve, reliability_bins, roc_curve
+from solveverify_bench.metrics import coverage_accuracy, pr_curve, reliability_bins, roc_curve
 
 SIZE = (6, 4.5)
 DPI = 100
 
 
-def _save(figure: plt.Figure, path: Path) -> None:
+def _save(figure: Figure, path: Path) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=DPI)
     plt.close(figure)

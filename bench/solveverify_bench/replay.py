@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.bench.metrics import auprc, auroc, brier, coverage_accuracy, detection, ece
-from app.bench.plots import write_plots
 from app.verification.answers import Equivalence, cluster_answers, normalize_math_answer
 from app.verification.bon_mav import bon_mav_select, select_best
 from app.verification.calibration import Calibrator, signals
 from app.verification.reliability import VerifierWeights, select_by_clusters
+from solveverify_bench.metrics import auprc, auroc, brier, coverage_accuracy, detection, ece
+from solveverify_bench.plots import write_plots
 
 NS = (1, 2, 4, 8, 16)
 REQUIRED = (
@@ -186,7 +186,7 @@ def classifier_metrics(scores: Sequence[float], correct: Sequence[bool]) -> dict
     }
 
 
-def held_out(problems: Sequence[ReplayProblem], seed: int) -> tuple[dict[str, Any], dict]:
+def held_out(problems: Sequence[ReplayProblem], seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     order = list(range(len(problems)))
     random.Random(seed).shuffle(order)
     cut = max(1, len(problems) // 3)
@@ -232,7 +232,7 @@ def held_out(problems: Sequence[ReplayProblem], seed: int) -> tuple[dict[str, An
     }
 
 
-def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> dict:
+def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> dict[str, Any]:
     """results.jsonl, summary.json and the plots for labelled problems."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with (out_dir / "results.jsonl").open("w", encoding="utf-8") as handle:
@@ -254,7 +254,7 @@ def report(problems: Sequence[ReplayProblem], out_dir: Path, seed: int = 0) -> d
                 )
                 + "\n"
             )
-    from app.bench.engineering import engineered_vs_all  # imports this module
+    from solveverify_bench.engineering import engineered_vs_all  # imports this module
 
     scores, labels = _candidates(problems)
     held, extra = held_out(problems, seed)

@@ -9,7 +9,7 @@ One problem a line (JSONL):
 
 Candidate k is what SOLVE attempt k gets; `verdicts` are what each verifier said about that
 candidate (null: it gave no verdict). `convert_mav` turns an official MAV run directory
-(per-problem JSON, see app/bench/replay.py) into this format.
+(per-problem JSON, see solveverify_bench/replay.py) into this format.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.bench.replay import load_run
+from solveverify_bench.replay import load_run
 
 
 @dataclass(slots=True)

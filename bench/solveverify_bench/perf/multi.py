@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from app.bench.perf.stack import cpu_seconds, process_tree
+from solveverify_bench.perf.stack import cpu_seconds, process_tree
 
 T = TypeVar("T")
 

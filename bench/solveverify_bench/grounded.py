@@ -6,7 +6,7 @@ diverse answers reranked by entailment. self_consistency: N seeded answers group
 each group's answer critiqued (contradictions, missing citations, unsupported claims); the
 score is agreement × critique, the selected answer must pass the critique gate, and a
 targeted revision may fix what the critique listed. Correctness comes from error labels
-(app/bench/labels.py).
+(solveverify_bench/labels.py).
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.bench.context import Counted, PatternContext, make_record
-from app.bench.critique import Critique, critique_prompt, read_critique, revision_constraint
-from app.bench.datasets import GroundedExample
-from app.bench.labels import BUCKETS, CITE, label_answers, token_f1, tokens
-from app.bench.sampling import Sample, sampling_plan
 from app.llm.base import ModelClient
 from app.llm.delimit import wrap
 from app.llm.errors import ProviderError
 from app.llm.types import Message
 from app.verification.bon_mav import select_best
+from solveverify_bench.context import Counted, PatternContext, make_record
+from solveverify_bench.critique import Critique, critique_prompt, read_critique, revision_constraint
+from solveverify_bench.datasets import GroundedExample
+from solveverify_bench.labels import BUCKETS, CITE, label_answers, token_f1, tokens
+from solveverify_bench.sampling import Sample, sampling_plan
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
 SAME_ANSWER_F1 = 0.8  # two samples say the same thing (self-consistency groups)

@@ -1,4 +1,4 @@
-"""Providers that answer from a recorded run (app/bench/recorded.py), so the real graph,
+"""Providers that answer from a recorded run (solveverify_bench/recorded.py), so the real graph,
 validator, panel, consensus and calibration run offline on real model behaviour.
 
 - `ReplaySolver`: SOLVE attempt k for a problem returns candidate k (one shared cursor per
@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench.recorded import Candidate, RecordedProblem
 from app.llm.base import Capability
 from app.llm.delimit import unwrap, wrap
 from app.llm.errors import CannotAnswer
 from app.llm.registry import Provider, ProviderRegistry
 from app.llm.types import Message, ModelResponse
+from solveverify_bench.recorded import Candidate, RecordedProblem
 
 _TAGS = ("problem", "question")  # SOLVE / QUICK_VERIFY prompts; MAV aspect prompts
 

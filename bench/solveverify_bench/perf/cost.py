@@ -18,8 +18,8 @@ from typing import Any
 
 import httpx
 
-from app.bench.perf.load import run_load
-from app.bench.perf.stack import serve, start_worker, stop
+from solveverify_bench.perf.load import run_load
+from solveverify_bench.perf.stack import serve, start_worker, stop
 
 POLICIES = ("quick", "panel:3", "samples:3")
 

@@ -1,4 +1,4 @@
-from app.bench.cli import bench_app
+from solveverify_bench.cli import bench_app
 
 if __name__ == "__main__":
     bench_app()

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -21,20 +22,23 @@ CLI = [sys.executable, "-m", "app"]
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def cli_env(env: dict[str, str] | None = None) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(REPO_ROOT), **(env or {})}
 
 
-def spawn(args: list[str], cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen:
+def spawn(args: list[str], cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     # Output goes to a file: an unread pipe fills up and blocks the child.
     with log.open("a") as sink:
         return subprocess.Popen(args, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT)
 
 
-def wait_until_up(process: subprocess.Popen, url: str, log: Path, timeout: float = 120) -> None:
+def wait_until_up(
+    process: subprocess.Popen[bytes], url: str, log: Path, timeout: float = 120
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -48,7 +52,9 @@ def wait_until_up(process: subprocess.Popen, url: str, log: Path, timeout: float
     raise RuntimeError(f"{url} did not come up:\n{log.read_text()[-3000:]}")
 
 
-def serve(directory: Path, env: dict[str, str], workers: int = 1) -> tuple[subprocess.Popen, str]:
+def serve(
+    directory: Path, env: dict[str, str], workers: int = 1
+) -> tuple[subprocess.Popen[bytes], str]:
     """`solveverify serve --workers N` on a free port, once /readyz answers."""
     port = free_port()
     log = directory / f"server-{port}.log"
@@ -59,16 +65,19 @@ def serve(directory: Path, env: dict[str, str], workers: int = 1) -> tuple[subpr
     return process, base
 
 
-def start_worker(directory: Path, env: dict[str, str], name: str = "worker") -> subprocess.Popen:
+def start_worker(
+    directory: Path, env: dict[str, str], name: str = "worker"
+) -> subprocess.Popen[bytes]:
     return spawn([*CLI, "worker"], directory, cli_env(env), directory / f"{name}.log")
 
 
-def fake_provider(directory: Path, latency_s: float) -> tuple[subprocess.Popen, str]:
-    """A loopback model server (app.bench.fake_llm) answering every request after latency_s."""
+def fake_provider(directory: Path, latency_s: float) -> tuple[subprocess.Popen[bytes], str]:
+    """A loopback model server (solveverify_bench.fake_llm) answering every request after
+    latency_s."""
     port = free_port()
     log = directory / f"fake-{port}.log"
     process = spawn(
-        [sys.executable, "-m", "app.bench.fake_llm", "--port", str(port), "--latency",
+        [sys.executable, "-m", "solveverify_bench.fake_llm", "--port", str(port), "--latency",
          str(latency_s)],
         directory, cli_env(), log,
     )  # fmt: skip
@@ -77,7 +86,7 @@ def fake_provider(directory: Path, latency_s: float) -> tuple[subprocess.Popen, 
     return process, url
 
 
-def stop(process: subprocess.Popen | None, timeout: float = 30) -> None:
+def stop(process: subprocess.Popen[Any] | None, timeout: float = 30) -> None:
     if process is not None and process.poll() is None:
         process.terminate()
         try:
@@ -87,7 +96,7 @@ def stop(process: subprocess.Popen | None, timeout: float = 30) -> None:
             process.wait()
 
 
-def kill(process: subprocess.Popen) -> None:
+def kill(process: subprocess.Popen[Any]) -> None:
     """SIGKILL: no shutdown hooks, as when a machine dies."""
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -134,12 +143,12 @@ def peak_rss_mb(pid: int) -> float | None:
 
 def serve_baseline(
     directory: Path, env: dict[str, str], workers: int = 1
-) -> tuple[subprocess.Popen, str]:
-    """The hand-written baseline (app/bench/perf/baseline_server.py) under uvicorn with
+) -> tuple[subprocess.Popen[bytes], str]:
+    """The hand-written baseline (solveverify_bench/perf/baseline_server.py) under uvicorn with
     `workers` processes on a free port, once /readyz answers."""
     port = free_port()
     log = directory / f"baseline-{port}.log"
-    args = [sys.executable, "-m", "uvicorn", "app.bench.perf.baseline_server:app",
+    args = [sys.executable, "-m", "uvicorn", "solveverify_bench.perf.baseline_server:app",
             "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
             "--log-level", "warning", "--no-access-log"]  # fmt: skip
     process = spawn(args, directory, cli_env(env), log)
@@ -151,7 +160,7 @@ def serve_baseline(
 def run_probe(args: list[str], timeout_s: float) -> str:
     """A measuring child process's last stdout line; its crash (a signal, a non-zero exit, a
     timeout) is a RuntimeError saying how it ended, with the end of its stderr."""
-    name = " ".join(args[1:])[:120]  # "-m app.bench.perf.ocr_probe --images 5"
+    name = " ".join(args[1:])[:120]  # "-m solveverify_bench.perf.ocr_probe --images 5"
     try:
         done = subprocess.run(
             args, env=cli_env(), capture_output=True, text=True, timeout=timeout_s, check=False

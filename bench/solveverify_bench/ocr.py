@@ -24,7 +24,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.bench.math_photos import (
+from app.pipeline.graph import run_pipeline
+from app.pipeline.state import SolveState
+from app.symbolic.normalize import ParseError, latex_to_plain, normalize
+from app.symbolic.parsing import expand_mixed_numbers
+from solveverify_bench.math_photos import (
     FONTSETS,
     HANDWRITING,
     PhotoStyle,
@@ -32,10 +36,6 @@ from app.bench.math_photos import (
     handwriting_fonts,
     render_math,
 )
-from app.pipeline.graph import run_pipeline
-from app.pipeline.state import SolveState
-from app.symbolic.normalize import ParseError, latex_to_plain, normalize
-from app.symbolic.parsing import expand_mixed_numbers
 
 if TYPE_CHECKING:
     from app.resources import Resources

@@ -11,7 +11,7 @@ Postgres's statement log on a real `serve` run) — and answers 201 with the ans
 LangGraph, no ORM, no middleware, no auth, no rate limits, no retries.
 
 It runs under uvicorn with the same number of processes as the service it is compared with
-(`python -m uvicorn app.bench.perf.baseline_server:app --workers N`), and `bench perf` reads
+(`python -m uvicorn solveverify_bench.perf.baseline_server:app --workers N`), and `bench perf` reads
 its CPU time from /proc for its whole process tree exactly as it reads the service's.
 Configuration comes from the environment: SOLVEVERIFY_BASELINE_FAKE_URL (the fake provider)
 and SOLVEVERIFY_BASELINE_DSN (a Postgres database whose tables `create_tables` made).

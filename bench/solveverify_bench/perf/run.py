@@ -1,10 +1,10 @@
 """`solveverify bench perf`: what the service costs next to the model calls it waits on, and
 next to a hand-written baseline doing the same essential work.
 
-Everything runs on this machine in one run: fake providers (app.bench.fake_llm) in their own
+Everything runs on this machine in one run: fake providers (solveverify_bench.fake_llm) in their own
 processes answer after a fixed latency L through the official SDKs; `solveverify serve` runs
 as one uvicorn worker, and on Postgres also as one per core; the baseline
-(app/bench/perf/baseline_server.py: the same four SDK calls with the same overlap and the
+(solveverify_bench/perf/baseline_server.py: the same four SDK calls with the same overlap and the
 scan's rows written to Postgres in one transaction, behind a plain Starlette route) runs under
 uvicorn with as many processes, on the same Postgres; the load comes from this process. CPU
 time per scan is read from /proc for each server's whole process tree, ours and the
@@ -12,7 +12,7 @@ baseline's alike. Figures are ratios measured in the same run, so a busy machine
 numerator and denominator together; the load average is recorded before and after each
 section.
 
-The run is in sections (app/bench/perf/sections.py), each isolated: `--only SECTION` runs
+The run is in sections (solveverify_bench/perf/sections.py), each isolated: `--only SECTION` runs
 some, one that fails is reported and the others still run and are saved.
 """
 
@@ -35,12 +35,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from app.bench.perf.cost import evidence_costs
-from app.bench.perf.load import LoadResult, run_load
-from app.bench.perf.multi import with_cpu
-from app.bench.perf.report import table
-from app.bench.perf.sections import SkipSection, load_average, run_sections, selected
-from app.bench.perf.stack import (
+from app.datasets import GSM8K_TEST, open_text
+from app.db.admin import create_database, drop_database
+from solveverify_bench.perf.cost import evidence_costs
+from solveverify_bench.perf.load import LoadResult, run_load
+from solveverify_bench.perf.multi import with_cpu
+from solveverify_bench.perf.report import table
+from solveverify_bench.perf.sections import SkipSection, load_average, run_sections, selected
+from solveverify_bench.perf.stack import (
     CLI,
     cli_env,
     fake_provider,
@@ -52,9 +54,7 @@ from app.bench.perf.stack import (
     start_worker,
     stop,
 )
-from app.bench.perf.verified import DEFAULT_POLICIES, verified_costs
-from app.datasets import GSM8K_TEST, open_text
-from app.db.admin import create_database, drop_database
+from solveverify_bench.perf.verified import DEFAULT_POLICIES, verified_costs
 
 __all__ = [
     "SECTIONS",
@@ -144,7 +144,7 @@ def provider_env(fake_url: str) -> dict[str, str]:
 
 
 def baseline_env(fake_url: str, database_url: str) -> dict[str, str]:
-    from app.bench.perf.baseline_server import DSN_ENV, FAKE_ENV
+    from solveverify_bench.perf.baseline_server import DSN_ENV, FAKE_ENV
 
     return {FAKE_ENV: fake_url, DSN_ENV: database_url}
 
@@ -195,7 +195,7 @@ class Bench:
         self.config, self.directory, self.say = config, directory, say
         self.pool = problems()
         self.report: dict[str, Any] = {}
-        self.fakes: dict[float, tuple[subprocess.Popen, str]] = {}
+        self.fakes: dict[float, tuple[subprocess.Popen[bytes], str]] = {}
         self.use_redis = False
         self.queue_name = f"perf:{uuid.uuid4().hex}"
 
@@ -222,7 +222,7 @@ class Bench:
     @asynccontextmanager
     async def postgres(self, prefix: str) -> AsyncIterator[str]:
         """A throwaway database, migrated, with the baseline's tables; dropped after."""
-        from app.bench.perf.baseline_server import create_tables
+        from solveverify_bench.perf.baseline_server import create_tables
 
         admin = self.config.postgres_admin_url
         if not admin:
@@ -260,7 +260,7 @@ async def critical_path(base: str, pool: list[str], config: PerfConfig) -> dict[
 async def baseline(fake_url: str, pool: list[str], clients: int, requests: int) -> LoadResult:
     """The model calls alone, in this process (no server, no database): `bench perf`'s
     critical section uses it only where no Postgres is given."""
-    from app.bench.perf.baseline_server import Baseline
+    from solveverify_bench.perf.baseline_server import Baseline
 
     calls = Baseline(fake_url, "")
     result = LoadResult(clients)
@@ -612,7 +612,7 @@ def local_model(config: PerfConfig) -> dict[str, float] | None:
         return None
 
     def rates(mode: str) -> list[float]:
-        command = [sys.executable, "-m", "app.bench.perf.local_model", "--mode", mode]
+        command = [sys.executable, "-m", "solveverify_bench.perf.local_model", "--mode", mode]
         command += ["--tokens", str(config.local_tokens)]
         rates: list[float] = json.loads(run_probe(command, timeout_s=600))["tokens_per_s"]
         return rates
@@ -639,8 +639,8 @@ async def section_local_model(b: Bench) -> None:
 
 
 def ocr(config: PerfConfig) -> float:
-    """Seconds per image, in a process of its own (app/bench/perf/ocr_probe.py)."""
-    command = [sys.executable, "-m", "app.bench.perf.ocr_probe"]
+    """Seconds per image, in a process of its own (solveverify_bench/perf/ocr_probe.py)."""
+    command = [sys.executable, "-m", "solveverify_bench.perf.ocr_probe"]
     command += ["--images", str(config.ocr_images)]
     seconds: float = json.loads(run_probe(command, timeout_s=600))["seconds_per_image"]
     return seconds

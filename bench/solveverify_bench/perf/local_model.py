@@ -1,6 +1,6 @@
 """Tokens/s of the in-process local model, raw llama-cpp-python or through the provider.
 
-Each side runs in a process of its own (`python -m app.bench.perf.local_model --mode raw`):
+Each side runs in a process of its own (`python -m solveverify_bench.perf.local_model --mode raw`):
 two llama.cpp callers in one process would compete with their OpenMP teams and measure that.
 """
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from app.bench.images import font
-from app.bench.perf.load import RssSampler, rss_mb, run_upload_load
-from app.bench.perf.stack import serve, stop
+from solveverify_bench.images import font
+from solveverify_bench.perf.load import RssSampler, rss_mb, run_upload_load
+from solveverify_bench.perf.stack import serve, stop
 
 
 def large_page_png(side: int = 6000, text: str = "Solve 2x + 3 = 11") -> bytes:

@@ -5,7 +5,7 @@ out-dir skips the examples already there. summary.json and plots/ are rebuilt fr
 results file at the end. Records are written in dataset order (finished ones wait for the
 ones before them), so a seeded run with a deterministic backend reproduces results.jsonl
 byte for byte. Grounded-QA correctness and failure buckets come from error labels
-(app/bench/labels.py); the summary says how many labels were token-F1 fallbacks.
+(solveverify_bench/labels.py); the summary says how many labels were token-F1 fallbacks.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import Any
 
 from tqdm import tqdm
 
-from app.bench.context import PatternContext
-from app.bench.datasets import Example, load_dataset
-from app.bench.labels import BUCKETS, ERROR_LABELS, F1_THRESHOLD
-from app.bench.patterns import run_pattern
-from app.bench.plots import write_plots
-from app.bench.replay import classifier_metrics
+from solveverify_bench.context import PatternContext
+from solveverify_bench.datasets import Example, load_dataset
+from solveverify_bench.labels import BUCKETS, ERROR_LABELS, F1_THRESHOLD
+from solveverify_bench.patterns import run_pattern
+from solveverify_bench.plots import write_plots
+from solveverify_bench.replay import classifier_metrics
 
 
 def _done(results: Path, pattern: str) -> set[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.llm.base import ModelClient
+from app.llm.types import Message, ModelResponse
 from app.verification.answers import Equivalence
 from app.verification.mars import MarsConfig
 
@@ -20,7 +21,7 @@ class PatternContext:
     revise: bool = True
     mars: MarsConfig = field(default_factory=MarsConfig)
     timeout: float = 60.0
-    # Sampling (app/bench/sampling.py): the run's seed and each candidate's temperature.
+    # Sampling (solveverify_bench/sampling.py): the run's seed and each candidate's temperature.
     seed: int = 0
     temperature: float = 0.7
     max_tokens: int = 400
@@ -45,7 +46,7 @@ class Counted:
         self.provider, self.model = inner.provider, inner.model
         self.capabilities = inner.capabilities
 
-    async def generate(self, messages, **kwargs):
+    async def generate(self, messages: Sequence[Message], **kwargs: Any) -> ModelResponse:
         self.calls += 1
         return await self.inner.generate(messages, **kwargs)
 

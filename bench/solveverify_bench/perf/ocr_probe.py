@@ -1,5 +1,5 @@
 """Seconds per image of the OCR reader, in a process of its own
-(`python -m app.bench.perf.ocr_probe --images 5`): a runtime that crashes takes this process
+(`python -m solveverify_bench.perf.ocr_probe --images 5`): a runtime that crashes takes this process
 down, not `bench perf`, which reports it and goes on."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 
 
 def seconds_per_image(images: int) -> float:
-    from app.bench.images import draw_text
     from app.ocr.rapid import RapidOcrReader
+    from solveverify_bench.images import draw_text
 
     reader = RapidOcrReader()
     drawn = [draw_text(f"{n}x + {n + 3} = {5 * n + 3}") for n in range(1, images + 1)]

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from app.bench.cli import bench_app
 from app.settings import get_settings
+from solveverify_bench.cli import bench_app
 
 
 @bench_app.command("convert-mav")
@@ -22,8 +22,8 @@ def convert_mav_command(
     out: Annotated[Path, typer.Option(help="Recorded-run JSONL to write.")],
 ) -> None:
     """Convert an official MAV run directory to the recorded-run format."""
-    from app.bench.recorded import convert_mav, save_recorded
-    from app.bench.replay import ReplayFormatError
+    from solveverify_bench.recorded import convert_mav, save_recorded
+    from solveverify_bench.replay import ReplayFormatError
 
     try:
         typer.echo(f"wrote {save_recorded(convert_mav(mav_run), out)} problems to {out}")
@@ -44,7 +44,7 @@ def make_recorded_gsm8k(
 ) -> None:
     """A recorded run from GSM8K candidates with simulated verdicts (exercises the service
     offline; it measures no model)."""
-    from app.bench.recorded import gsm8k_recorded, save_recorded
+    from solveverify_bench.recorded import gsm8k_recorded, save_recorded
 
     rates = {k: (float(v[0]), float(v[1])) for k, v in json.loads(verifiers).items()}
     typer.echo(f"wrote {save_recorded(gsm8k_recorded(data, verifiers=rates, seed=seed), out)}")
@@ -82,10 +82,10 @@ def service_command(
     """A recorded run through the real graph: fit calibration and the verified threshold on
     a seeded part (or on --fit-run), then badges, precision and coverage on the rest (or on
     all of --run). A string-identical answer is always right; both graders are reported."""
-    from app.bench.mav_equivalence import mav_equivalent
-    from app.bench.recorded import RecordedRunError, load_recorded
-    from app.bench.service import ServiceBenchConfig, run_service_bench
     from app.symbolic.sandbox import SymbolicSandbox
+    from solveverify_bench.mav_equivalence import mav_equivalent
+    from solveverify_bench.recorded import RecordedRunError, load_recorded
+    from solveverify_bench.service import ServiceBenchConfig, run_service_bench
 
     if grader not in ("math-verify", "mav"):
         raise typer.BadParameter("--grader is math-verify or mav")
@@ -141,7 +141,7 @@ def consensus_command(
     """The product's consensus with fitness learned on one part of recorded multi-model
     answers (validated against the gold answer), measured on the rest beside plain majority,
     the best single model and the oracle."""
-    from app.bench.replay_consensus import load_multi, run_consensus_bench
+    from solveverify_bench.replay_consensus import load_multi, run_consensus_bench
 
     summary = asyncio.run(
         run_consensus_bench(load_multi(data), fit_fraction=fit_fraction, seed=seed)

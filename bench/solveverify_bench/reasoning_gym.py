@@ -22,7 +22,7 @@ DEFAULT_DATASETS = (
 def generate(
     n: int, seed: int, datasets: tuple[str, ...] = DEFAULT_DATASETS
 ) -> list[dict[str, Any]]:
-    import reasoning_gym  # dev extra: only the generator needs it
+    import reasoning_gym  # loaded only by the generator (a slow import)
 
     if not datasets:
         raise ValueError("name at least one reasoning-gym dataset")

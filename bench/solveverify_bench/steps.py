@@ -19,10 +19,10 @@ Reported per subset and overall:
   flagged / no_error (its claim stood), below_bar (a readable claim the judge set aside),
   abstained (nothing readable, an error, a timeout), not_asked.
 Backends: `stub` (symbolic only, no model), a configured provider (`openai_compatible`, …)
-whose verify model runs the critique, or `replay` (recorded replies, app/bench/steps_replay.py);
-a model never judges steps it generated itself. The critique's claims are judged by the
-calibrator given (else their stated confidence against the raw bar), and `fit_calibration`
-fits one on the run's labelled claims.
+whose verify model runs the critique, or `replay` (recorded replies,
+solveverify_bench/steps_replay.py); a model never judges steps it generated itself. The
+critique's claims are judged by the calibrator given (else their stated confidence against the
+raw bar), and `fit_calibration` fits one on the run's labelled claims.
 """
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ def _font_settings(fontset: str) -> dict[RcKeyType, Any]:
 def _with_prefix(formula: Image.Image, prefix: str, size: int) -> Image.Image:
     from PIL import ImageDraw
 
-    from app.bench.images import FONT
+    from solveverify_bench.images import FONT
 
     has_cjk = any("\u3400" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef" for c in prefix)
     path = cjk_font() if has_cjk else FONT
