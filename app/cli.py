@@ -299,6 +299,7 @@ def bank_load(
 ) -> None:
     """Load the problem bank if it is empty (the server also does this on start); with --add,
     add an operator's own problems beside it."""
+    from app.db.capabilities import capabilities
     from app.db.migrate import upgrade_async
     from app.db.session import open_sessionmaker
     from app.retrieval.bank import add_bank, load_if_empty
@@ -310,7 +311,7 @@ def bank_load(
     settings = get_settings()
 
     async def run() -> tuple[int, int]:
-        if settings.database.is_sqlite:  # the embedded database migrates itself, as `serve`
+        if capabilities(settings.database).embedded:  # it migrates itself, as `serve`
             await upgrade_async(settings.database.url)
         async with open_sessionmaker(settings.database) as sessionmaker:
             loaded = await load_if_empty(sessionmaker, path or settings.retrieval.problem_bank_path)
@@ -417,13 +418,12 @@ def dashboard_link(
 def _stored_dashboard_secret(settings: Settings) -> str | None:
     """The servers' secret kept in their database (the first one to need it made it), or None
     when there is no such database here: no SQLite file, or a database not at the head."""
-    from sqlalchemy.engine import make_url
-
+    from app.db.capabilities import embedded_file_missing
     from app.db.session import open_sessionmaker
     from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
 
     database = settings.database
-    if database.is_sqlite and not Path(make_url(database.url).database or "").is_file():
+    if embedded_file_missing(database.url):
         return None  # not where a server keeps its database: creating one would help nobody
 
     async def read() -> str:

@@ -16,8 +16,10 @@ SCHEMA_NOT_AT_HEAD = 3  # the exit status when the database is not at the migrat
 def exit_unless_at_head(settings: Settings) -> None:
     """An external database must be at the migration head before `serve` or `worker` starts
     on it: one line on stderr and exit status 3 otherwise (the database down counts too).
-    The embedded SQLite database migrates itself on start, so it is not checked."""
-    if settings.database.is_sqlite:
+    The embedded database migrates itself on start, so it is not checked."""
+    from app.db.capabilities import capabilities
+
+    if capabilities(settings.database).embedded:
         return
     alembic = logging.getLogger("alembic")  # its plugin set-up lines would drown the one line
     level = alembic.level

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 
 from pydantic import SecretStr
@@ -16,9 +16,10 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.ratelimit import MemoryRateLimiter, RateLimiter, RedisRateLimiter
+from app.db.capabilities import capabilities
 from app.db.migrate import upgrade_async
-from app.db.repositories.outbox import staged_jobs
 from app.db.session import create_engine, create_sessionmaker
+from app.db.transaction import transaction
 from app.llm.base import ModelClient
 from app.llm.budget import Budget, InMemoryBudget, RedisBudget
 from app.llm.factory import configured_providers
@@ -65,16 +66,12 @@ class Resources:
     dashboard_secret: StoredSecret
 
 
-@asynccontextmanager
-async def unit_of_work(resources: Resources) -> AsyncIterator[AsyncSession]:
+def unit_of_work(resources: Resources) -> AbstractAsyncContextManager[AsyncSession]:
     """One transaction, owned by the caller of a use case (the request dependency, the CLI):
-    committed when the block succeeds, rolled back otherwise; once committed, the outbox relay
-    is woken if the use case staged follow-up jobs, so they go out at once."""
-    async with resources.sessionmaker() as session:
-        yield session
-        await session.commit()
-        if staged_jobs(session):
-            resources.outbox.kick()
+    the contract of app/db/transaction.py, whose after-commit hook wakes the outbox relay if
+    the use case staged follow-up jobs, so they go out at once. Jobs keep the same contract
+    (JobContext.transaction)."""
+    return transaction(resources.sessionmaker, on_commit=resources.outbox.kick)
 
 
 def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
@@ -124,8 +121,9 @@ async def open_resources(
     extra_clients: Sequence[ModelClient] = (),
     migrate: bool | None = None,
 ) -> AsyncIterator[Resources]:
-    """Open engine, sandbox, providers, queue. `migrate` defaults to "yes on SQLite"."""
-    if migrate if migrate is not None else settings.database.is_sqlite:
+    """Open engine, sandbox, providers, queue. `migrate` defaults to "yes on the embedded
+    database"."""
+    if migrate if migrate is not None else capabilities(settings.database).embedded:
         await upgrade_async(settings.database.url)
     async with AsyncExitStack() as stack:
         engine = create_engine(settings.database)
@@ -153,6 +151,10 @@ async def open_resources(
             providers=(sandbox, registry),
             pipeline=pipeline,
         )
+        outbox = OutboxRelay.from_settings(sessionmaker, queue, settings.worker)
+        # The process's jobs wake its relay as its requests do (the server runs the relay; the
+        # CLI drains it itself).
+        jobs.wake_outbox = outbox.kick
         if isinstance(queue, InProcessQueue):
             queue.bind(jobs)
         stack.push_async_callback(queue.close)  # closed first: drains jobs that need the rest
@@ -169,7 +171,7 @@ async def open_resources(
             pipeline=pipeline,
             queue=queue,
             ocr=ocr,
-            outbox=OutboxRelay.from_settings(sessionmaker, queue, settings.worker),
+            outbox=outbox,
             authenticator=KeyAuthenticator.from_settings(sessionmaker, settings.auth),
             rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
             provider_counts=ProviderResultCounts(SpotCheckRates().new_provider_results),

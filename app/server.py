@@ -23,6 +23,7 @@ import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 
 from app.api.http_layer import uvicorn_limits
+from app.db.capabilities import capabilities
 from app.logs import configure_logging, uvicorn_log_config
 from app.process import exit_unless_at_head
 from app.settings import Settings, get_settings
@@ -31,8 +32,8 @@ log = logging.getLogger(__name__)
 
 
 def default_workers(settings: Settings) -> int:
-    """One process per core on Postgres; SQLite has one writer, so one process."""
-    return 1 if settings.database.is_sqlite else max(1, os.cpu_count() or 1)
+    """One process per core; a single-writer database (the embedded one), one process."""
+    return 1 if capabilities(settings.database).single_writer else max(1, os.cpu_count() or 1)
 
 
 def raise_open_files_limit() -> int:
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     workers = args.workers or default_workers(settings)
     log.debug("open files limit: %d", raise_open_files_limit())
     if workers > 1:
-        if settings.database.is_sqlite:
+        if capabilities(settings.database).embedded:
             # Migrate once here, not racing in every worker's start.
             from app.db.migrate import upgrade_async
 

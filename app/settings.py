@@ -34,6 +34,7 @@ class DatabaseSettings(BaseSettings):
 
     @property
     def is_sqlite(self) -> bool:
+        """The URL's scheme, nothing more: what follows from it is app/db/capabilities.py's."""
         return self.url.startswith("sqlite")
 
 

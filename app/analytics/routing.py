@@ -10,6 +10,7 @@ import logging
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.analytics.queries import best_providers
+from app.db.transaction import reading
 from app.llm.registry import ProviderRegistry
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ async def best_provider_for(
 async def refresh_routing(
     sessionmaker: async_sessionmaker[AsyncSession], registry: ProviderRegistry, min_samples: int
 ) -> dict[str, str]:
-    async with sessionmaker() as session:
+    async with reading(sessionmaker) as session:
         best = await best_providers(session, min_samples)
     registry.prefer({s: p for s, p in best.items() if p in registry})
     return registry.preferred

@@ -21,12 +21,13 @@ keys_app = typer.Typer(help="API keys (one tenant per key).", no_args_is_help=Tr
 
 
 async def _in_session(work: Callable[[ApiKeyRepository], Awaitable[T]]) -> T:
+    from app.db.capabilities import capabilities
     from app.db.migrate import upgrade_async
     from app.db.repositories.api_keys import ApiKeyRepository
     from app.db.session import open_sessionmaker
 
     database = get_settings().database
-    if database.is_sqlite:  # the embedded database may not exist yet
+    if capabilities(database).embedded:  # the embedded database may not exist yet
         await upgrade_async(database.url)
     async with open_sessionmaker(database) as sessionmaker, sessionmaker() as session:
         result = await work(ApiKeyRepository(session))

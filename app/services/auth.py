@@ -17,6 +17,7 @@ from app.auth import student_tokens
 from app.auth.keys import Principal, hash_key, key_id_of, matches
 from app.db.repositories.api_keys import ApiKeyRepository
 from app.db.repositories.signing_secrets import SigningSecretRepository
+from app.db.transaction import reading, transaction
 from app.settings import AuthSettings
 
 # The row of signing_secrets that signs per-student tokens when no secret is configured.
@@ -122,7 +123,7 @@ class KeyAuthenticator:
         if self.unknown.get(f"id:{key_id}") or self.unknown.get(f"key:{digest}"):
             return None
         self.lookups += 1
-        async with self.sessionmaker() as session:
+        async with reading(self.sessionmaker) as session:
             row = await ApiKeyRepository(session).get_active(key_id)
         if row is None:
             self.unknown.put(f"id:{key_id}", True)
@@ -149,11 +150,10 @@ class KeyAuthenticator:
             return self._token_secret
         async with self._token_secret_lock:
             if self._token_secret is None:
-                async with self.sessionmaker() as session:
+                async with transaction(self.sessionmaker) as session:
                     stored = await SigningSecretRepository(session).get_or_add(
                         TOKEN_SECRET_NAME, secrets.token_hex(32)
                     )
-                    await session.commit()
                 self._token_secret = bytes.fromhex(stored)
         return self._token_secret
 
@@ -188,7 +188,7 @@ class KeyAuthenticator:
         if self.inactive_keys.get(key_id):
             return None
         self.lookups += 1
-        async with self.sessionmaker() as session:
+        async with reading(self.sessionmaker) as session:
             row = await ApiKeyRepository(session).get_active(key_id)
         if row is None:
             self.inactive_keys.put(key_id, True)

@@ -22,6 +22,7 @@ from typing import Any, Literal, get_args
 
 from app.db.models._columns import utcnow
 from app.db.repositories.idempotency import IdempotencyRepository
+from app.db.transaction import transaction
 from app.errors import DomainError
 from app.resources import Resources
 
@@ -77,7 +78,7 @@ async def begin(
     scope = tenant_scope(tenant)
     give_up = time.monotonic() + api.idempotency_wait_s
     while True:
-        async with services.sessionmaker() as session:
+        async with transaction(services.sessionmaker) as session:
             repo = IdempotencyRepository(session)
             now = utcnow()
             await repo.delete_older_than(
@@ -88,7 +89,6 @@ async def begin(
             )
             claimed = await repo.claim(scope, key, route, request_hash)
             row = None if claimed else await repo.get(scope, key)
-            await session.commit()
         if claimed:
             return None
         if row is None:
@@ -113,8 +113,7 @@ async def release(services: Resources, tenant: str | None, key: str) -> None:
     this too, the claim lapses on its own (see the module docstring); the request's own error
     is what the caller must see, not this one's."""
     try:
-        async with services.sessionmaker() as session:
+        async with transaction(services.sessionmaker) as session:
             await IdempotencyRepository(session).release(tenant_scope(tenant), key)
-            await session.commit()
     except Exception:
         log.warning("idempotency key not released (it lapses after its claim time)", exc_info=True)

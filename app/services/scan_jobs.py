@@ -1,6 +1,8 @@
 """Run a queued scan in a background job: progress events as each node finishes (each in its
 own short transaction, so any process can stream them), then the rows, `done`, and the input
-deleted. The job wrapper owns the final transaction; a second delivery finds the scan done.
+deleted. Every transaction keeps the one contract (app/db/transaction.py): committed when its
+block succeeds, rolled back otherwise, and the outbox relay woken once the result's follow-up
+jobs are committed. A second delivery finds the scan done.
 A scan erased (DELETE) while its job runs stops the job quietly: its rows can no longer be
 written (the foreign keys say so), and that is the expected end, not an error."""
 
@@ -9,6 +11,8 @@ from __future__ import annotations
 import logging
 import traceback
 import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.repositories.scan_events import ScanEventRepository, ScanInputRepository
 from app.db.repositories.scans import ScanRepository
+from app.db.transaction import reading, transaction
 from app.ocr.errors import OcrBusy
 from app.pipeline.context import PipelineContext
 from app.pipeline.prompts.localized import RETAKE_PHOTO
@@ -28,7 +33,7 @@ from app.services.scans import (
     run_request,
     store_result,
 )
-from app.worker.queue import RetryLater
+from app.worker.queue import RetryLater, is_transient
 
 log = logging.getLogger(__name__)
 INTERNAL_ERROR = {
@@ -41,43 +46,59 @@ class ScanErased(Exception):
     """The scan was deleted while its job ran: nothing of it may be written any more."""
 
 
-async def _commit_unless_erased(
-    session: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID
-) -> None:
-    """Commit; a foreign-key failure because the scan is gone becomes ScanErased."""
+@asynccontextmanager
+async def unless_erased(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    scan_id: uuid.UUID,
+    wake_outbox: Callable[[], None] | None,
+) -> AsyncIterator[AsyncSession]:
+    """A transaction on the scan's rows; its commit refused (a foreign key) because the scan is
+    gone becomes ScanErased: nothing is written, so an erased scan is never brought back."""
+    committing = False
     try:
-        await session.commit()
+        async with transaction(sessionmaker, on_commit=wake_outbox) as session:
+            yield session
+            committing = True  # the block is done: what fails now is the commit
     except IntegrityError:
-        await session.rollback()
-        async with sessionmaker() as check:
-            gone = await ScanRepository(check).get_any_scan(scan_id) is None
-            await check.rollback()
-        if gone:
+        if committing and await _erased(sessionmaker, scan_id):
             raise ScanErased(str(scan_id)) from None
         raise
+
+
+async def _erased(sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID) -> bool:
+    async with reading(sessionmaker) as check:
+        return await ScanRepository(check).get_any_scan(scan_id) is None
 
 
 class EventWriter:
     """Appends a scan's events in their own transactions (visible to SSE readers at once).
     The job is the scan's only writer, so sequence numbers are counted here: each
     transaction only writes (SQLite cannot turn a read snapshot into a write after another
-    connection committed)."""
+    connection committed). `wake_outbox`: the job's after-commit hook (its relay's kick)."""
 
     def __init__(
-        self, sessionmaker: async_sessionmaker[AsyncSession], scan_id: uuid.UUID, first_seq: int
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        scan_id: uuid.UUID,
+        first_seq: int,
+        wake_outbox: Callable[[], None] | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.scan_id = scan_id
         self.seq = first_seq
+        self.wake_outbox = wake_outbox
 
     def take(self) -> int:
         self.seq += 1
         return self.seq - 1
 
+    def transaction(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """A transaction on the scan's rows, ScanErased when the scan is gone at commit."""
+        return unless_erased(self.sessionmaker, self.scan_id, self.wake_outbox)
+
     async def append(self, kind: str, data: dict[str, Any]) -> None:
-        async with self.sessionmaker() as session:
+        async with self.transaction() as session:
             ScanEventRepository(session).add(self.scan_id, self.take(), kind, data)
-            await _commit_unless_erased(session, self.sessionmaker, self.scan_id)
 
 
 async def run_queued_scan(
@@ -86,9 +107,13 @@ async def run_queued_scan(
     pipeline: PipelineContext,
     sessionmaker: async_sessionmaker[AsyncSession],
     scan_id: uuid.UUID,
+    *,
+    wake_outbox: Callable[[], None] | None = None,
 ) -> str:
-    """`services`: anything with `settings` and `provider_counts` (Resources or a job's)."""
-    async with sessionmaker() as session:
+    """`services`: anything with `settings` and `provider_counts` (Resources or a job's).
+    `wake_outbox`: the job's after-commit hook, run once the result's follow-up jobs are
+    committed (None where no relay runs in this process: its poll delivers them)."""
+    async with reading(sessionmaker) as session:  # the write below is its own transaction
         scan = await ScanRepository(session).get_any_scan(scan_id)
         scan_input = await ScanInputRepository(session).get(scan_id)
         if scan is None or scan.state in ("done", "failed") or scan_input is None:
@@ -102,14 +127,12 @@ async def run_queued_scan(
             **{k: (scan_input.options or {}).get(k) for k in ("subject", "grade")},
         )
         first_seq = await ScanEventRepository(session).next_seq(scan_id)
-        await session.rollback()  # reads end here; the write below is its own transaction
-    async with sessionmaker() as session:
+    async with transaction(sessionmaker) as session:
         await ScanRepository(session).set_state(scan_id, "running")
-        await session.commit()
 
-    writer = EventWriter(sessionmaker, scan_id, first_seq)
+    writer = EventWriter(sessionmaker, scan_id, first_seq, wake_outbox)
     try:
-        return await _run(services, graph, pipeline, sessionmaker, writer, request)
+        return await _run(services, graph, pipeline, writer, request)
     except ScanErased:
         log.info("scan %s was erased while its job ran; job stopped", scan_id)
         return "erased"
@@ -119,7 +142,6 @@ async def _run(
     services: Any,
     graph: Any,
     pipeline: PipelineContext,
-    sessionmaker: async_sessionmaker[AsyncSession],
     writer: EventWriter,
     request: ScanRequest,
 ) -> str:
@@ -133,10 +155,10 @@ async def _run(
             on_node=writer.append,
         )
     except RetakePhoto:
-        await _fail(sessionmaker, writer, scan_id, "retake_photo", RETAKE_PHOTO[_lang(request)])
+        await _fail(writer, "retake_photo", RETAKE_PHOTO[_lang(request)])
         return "failed: retake_photo"
     except UnreadableInput as exc:
-        await _fail(sessionmaker, writer, scan_id, exc.code, exc.message)
+        await _fail(writer, exc.code, exc.message)
         return f"failed: {exc.code}"
     except (RetryLater, ScanErased):
         raise  # RetryLater: a transient outage; the queue runs the job again, input kept
@@ -145,6 +167,10 @@ async def _run(
         # photo waits its turn (the queue runs the job again, input kept).
         raise RetryLater("OCR is busy", delay_s=exc.retry_after_s) from exc
     except Exception as exc:
+        if is_transient(exc):
+            # The database (a progress event's commit) or Redis away: the queue runs the job
+            # again, input kept; the scan is not failed for an outage.
+            raise
         # A bug or a broken dependency: end the scan, or pollers wait and streams never end
         # (and a restart would run it again, forever). The class and stack are logged, not
         # the message, which could quote the student.
@@ -154,19 +180,20 @@ async def _run(
             type(exc).__name__,
             "".join(traceback.format_tb(exc.__traceback__)),
         )
-        await _fail(sessionmaker, writer, scan_id, "internal_error", INTERNAL_ERROR[_lang(request)])
+        await _fail(writer, "internal_error", INTERNAL_ERROR[_lang(request)])
         return "failed: internal_error"
 
-    async with sessionmaker() as session:
+    # The result, its `done` event and its follow-up jobs in one transaction: once committed,
+    # the relay is woken and the jobs go out at once.
+    async with writer.transaction() as session:
         # Write first (takes SQLite's write lock before any read snapshot exists).
         await ScanInputRepository(session).delete(scan_id)
         scan = await ScanRepository(session).get_any_scan(scan_id)
         if scan is None:  # erased while running
-            await session.rollback()
+            await session.rollback()  # the delete above is undone: nothing left to commit
             return "erased"
         scan, solution = await store_result(services, session, result, request, scan)
         ScanEventRepository(session).add(scan_id, writer.take(), "done", done_event(scan, solution))
-        await _commit_unless_erased(session, sessionmaker, scan_id)
     return "done"
 
 
@@ -175,17 +202,10 @@ def _lang(request: ScanRequest) -> Any:
     return "zh" if any("\u3400" <= c <= "\u9fff" for c in text) else "en"
 
 
-async def _fail(
-    sessionmaker: async_sessionmaker[AsyncSession],
-    writer: EventWriter,
-    scan_id: uuid.UUID,
-    code: ErrorCode,
-    message: str,
-) -> None:
-    async with sessionmaker() as session:
-        await ScanInputRepository(session).delete(scan_id)
-        await ScanRepository(session).set_state(scan_id, "failed", code)
-        await session.commit()
+async def _fail(writer: EventWriter, code: ErrorCode, message: str) -> None:
+    async with transaction(writer.sessionmaker) as session:
+        await ScanInputRepository(session).delete(writer.scan_id)
+        await ScanRepository(session).set_state(writer.scan_id, "failed", code)
     await writer.append("failed", {"code": code, "message": message})
 
 

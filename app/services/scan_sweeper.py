@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import DELIVERY_SEPARATOR, OutboxRepository
 from app.db.repositories.scan_events import ScanInputRepository
+from app.db.transaction import reading
 from app.settings import JobSettings
 from app.worker.queue import TaskQueue
 
@@ -32,12 +33,11 @@ async def requeue_stuck_scans(
     sessionmaker: async_sessionmaker[AsyncSession], queue: TaskQueue, stuck_after_s: float
 ) -> int:
     """Queue the stuck scans again; how many the queue accepted (held jobs are refused)."""
-    async with sessionmaker() as session:
+    async with reading(sessionmaker) as session:
         stuck = await ScanInputRepository(session).stuck_scan_ids(
             utcnow() - timedelta(seconds=stuck_after_s)
         )
         owed = await OutboxRepository(session).outstanding([f"run_scan:{s}" for s in stuck])
-        await session.rollback()
     queued = 0
     sweep = f"{DELIVERY_SEPARATOR}sweep{int(time.time())}"
     for scan_id in stuck:

@@ -11,6 +11,7 @@ import secrets
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.repositories.signing_secrets import SigningSecretRepository
+from app.db.transaction import transaction
 
 DASHBOARD_SECRET_NAME = "dashboard"  # dashboard links and login cookies (app/auth/dashboard_tokens)
 
@@ -33,10 +34,9 @@ class StoredSecret:
             return self._value
         async with self._lock:
             if self._value is None:
-                async with self.sessionmaker() as session:
+                async with transaction(self.sessionmaker) as session:
                     stored = await SigningSecretRepository(session).get_or_add(
                         self.name, secrets.token_hex(32)
                     )
-                    await session.commit()
                 self._value = stored
         return self._value

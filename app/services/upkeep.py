@@ -3,25 +3,21 @@
 Every process refreshes its own routing table and picks up a refitted calibrator; jobs that
 must run once for the whole service (the daily recalibration when there is no Redis and so no
 arq cron, resuming queued in-process scans) run only in the process that leads: the one that
-holds a Postgres advisory lock (released when its connection closes, so a survivor takes over
-at its next round), or on SQLite an exclusive lock on a file next to the database.
+holds the upkeep's process lock (app/db/process_lock.py: released when the process dies, so a
+survivor takes over at its next round).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
 import logging
 import os
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.repositories.locks import still_connected, try_session_lock
+from app.db.process_lock import ProcessLock
 from app.db.repositories.outbox import OutboxRepository
 
 if TYPE_CHECKING:
@@ -37,65 +33,19 @@ class UpkeepLeader:
     the process (the answer is the process's, not the loop's)."""
 
     def __init__(self, engine: AsyncEngine, database_url: str) -> None:
-        self.engine = engine
-        self.database_url = database_url
-        self._connection: AsyncConnection | None = None
-        self._file: IO[str] | None = None
-        self._guard = asyncio.Lock()
+        self._lock = ProcessLock(
+            engine, database_url, "upkeep", UPKEEP_LOCK_KEY, on_taken=self._leads
+        )
+
+    @staticmethod
+    def _leads() -> None:
+        log.info("process %d leads the upkeep", os.getpid())
 
     async def is_leader(self) -> bool:
-        async with self._guard:
-            if self.database_url.startswith("sqlite"):
-                return self._file_lock()
-            return await self._advisory_lock()
-
-    def _file_lock(self) -> bool:
-        if self._file is not None:
-            return True
-        database = make_url(self.database_url).database
-        if not database or database == ":memory:":
-            return True  # an in-memory database is one process's alone
-        handle = Path(f"{database}.upkeep.lock").open("a")  # noqa: SIM115 (held for the process)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return False
-        self._file = handle
-        log.info("process %d leads the upkeep", os.getpid())
-        return True
-
-    async def _advisory_lock(self) -> bool:
-        if self._connection is not None:
-            try:
-                await still_connected(self._connection)
-                return True
-            except Exception:  # the database restarted: the lock went with the connection
-                await self._drop_connection()
-        connection = await self.engine.connect()
-        try:
-            taken = await try_session_lock(connection, UPKEEP_LOCK_KEY)
-        except Exception:
-            await connection.close()
-            raise
-        if not taken:
-            await connection.close()
-            return False
-        self._connection = connection
-        log.info("process %d leads the upkeep", os.getpid())
-        return True
-
-    async def _drop_connection(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.close()
+        return await self._lock.held()
 
     async def close(self) -> None:
-        await self._drop_connection()
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        await self._lock.close()
 
 
 async def keep_fresh(services: Resources) -> None:

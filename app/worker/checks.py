@@ -56,7 +56,7 @@ async def unchecked(
     """A session with the stored solution, or the reason to skip (no answer; already checked:
     a redelivered job stores nothing twice). A solution erased while the job waited on the
     models ends the job as `Erased` when its rows are refused (no solution to belong to)."""
-    async with job_context(ctx).sessionmaker() as session:
+    async with job_context(ctx).transaction() as session:
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
         skip = None
@@ -66,7 +66,9 @@ async def unchecked(
             skip = "already checked"
         # End the read transaction before the slow model calls: on SQLite (WAL) a read
         # snapshot that later writes fails with "database is locked" if anyone committed
-        # meanwhile; the loaded objects stay usable (expire_on_commit=False).
+        # meanwhile; the loaded objects stay usable (expire_on_commit=False). The check's
+        # own commit ends its write (a refused row is caught below); the transaction's
+        # contract then wakes the outbox relay if it staged the MARS second chance.
         await session.commit()
         try:
             yield session, repo, solution, skip  # type: ignore[misc]  # solution set unless skip

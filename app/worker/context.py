@@ -7,12 +7,14 @@ tasks read typed attributes instead of dict keys spelled in three places.
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transaction import reading, transaction
 from app.llm.registry import ProviderRegistry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
@@ -37,6 +39,19 @@ class JobContext:
     # What pipeline runs use in this process (the server's requests and queued scans alike);
     # None only where a test builds a context for jobs that run no pipeline.
     pipeline: PipelineContext | None = None
+    # Wakes this process's outbox relay once a job's transaction staged follow-up jobs: set
+    # by the server (open_resources) and the worker (its startup), which run a relay. None
+    # where no relay runs in the process (`solveverify calibrate`, tests): the staged rows
+    # then wait for the next poll of a server's or a worker's relay, which delivers them.
+    wake_outbox: Callable[[], None] | None = None
+
+    def transaction(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """A job's transaction: the requests' contract (app/db/transaction.py)."""
+        return transaction(self.sessionmaker, on_commit=self.wake_outbox)
+
+    def reading(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """A job's read-only block: rolled back when it ends."""
+        return reading(self.sessionmaker)
 
 
 def job_context(ctx: dict[str, Any]) -> JobContext:

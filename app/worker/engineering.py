@@ -21,7 +21,7 @@ async def engineer_verifier_sets(jobs: JobContext) -> str:
     path = verify.verifier_sets_file
     if path is None:
         return "verifier sets: skipped (no path)"
-    async with jobs.sessionmaker() as session:
+    async with jobs.reading() as session:
         rows = await spot_outcomes(session)
     outcomes = [
         VerifierOutcome(

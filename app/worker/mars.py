@@ -14,20 +14,17 @@ than two model providers MARS does not run.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import uuid
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
-
-from sqlalchemy.exc import OperationalError
 
 from app.db.documents import StoredStep
 from app.db.models import Solution, VerificationRecord
 from app.db.repositories.scans import ScanRepository
 from app.db.repositories.status import StatusRepository
+from app.db.transaction import retry_when_locked
 from app.verification.admission import admitted_verifiers
 from app.verification.mars import Mars, MarsConfig, MarsResult
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
@@ -36,23 +33,9 @@ from app.verification.verdict import Verdict
 from app.worker.context import JobContext, job_context
 from app.worker.queue import Erased
 
+__all__ = ["mars_second_chance", "retry_when_locked"]
+
 log = logging.getLogger(__name__)
-LOCKED_RETRIES = 6
-
-
-async def retry_when_locked(write: Callable[[], Awaitable[None]]) -> None:
-    """SQLite allows one writer: a concurrent scan's write makes ours fail with "database is
-    locked". The whole transaction is re-run (it reads what it writes on), with backoff,
-    so a correction is never lost to a busy moment."""
-    for attempt in range(LOCKED_RETRIES):
-        try:
-            await write()
-            return
-        except OperationalError as exc:
-            if "database is locked" not in str(exc) or attempt == LOCKED_RETRIES - 1:
-                raise
-            await asyncio.sleep(0.05 * 2**attempt)
-
 
 TIER = "mars"
 PROOF_METHODS = ("programmatic", "ground_truth")
@@ -102,7 +85,7 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     verify, registry = jobs.settings.verify, jobs.registry
     if not verify.mars_second_chance:
         return "skipped: switched off"
-    async with jobs.sessionmaker() as session:
+    async with jobs.reading() as session:  # no read transaction across the model calls
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
         skip = None
@@ -112,7 +95,6 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
             skip = "skipped: already verified"
         elif await repo.has_verifications(solution.id, TIER):
             skip = "already run"
-        await session.commit()  # no read transaction across the model calls
     if skip is not None:
         return skip
     assert solution is not None
@@ -141,7 +123,7 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     best = result.best
 
     async def write() -> None:
-        async with jobs.sessionmaker() as session:
+        async with jobs.transaction() as session:
             stored = await ScanRepository(session).get_solution(solution.id)
             if stored is None:  # erased while MARS ran
                 raise Erased(f"solution {solution.id}")
@@ -179,8 +161,8 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
                     evidence_ids=[str(r.id) for r in records],
                     answer_before=answer_before,
                 )
-            await session.commit()
 
+    # A single-writer database may refuse the write while another one holds its lock.
     await retry_when_locked(write)
     verdict = "replaced" if improved else "kept"
     return f"{verdict}: {result.best.agent}={result.best.answer} ({result.calls} calls)"

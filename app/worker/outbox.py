@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import DueJob, OutboxRepository
+from app.db.transaction import reading, transaction
 from app.settings import JobSettings
 from app.worker.queue import TaskQueue
 
@@ -108,14 +109,14 @@ class OutboxRelay:
         delivered_total = 0
         async with self._lock:
             while True:
-                async with self.sessionmaker() as session:
+                # The claim is its own transaction, ended before the queue calls.
+                async with transaction(self.sessionmaker) as session:
                     now = utcnow()
                     lease = now + timedelta(seconds=self.lease_s)
                     redeliver_before = now - timedelta(seconds=self.redeliver_after_s)
                     due = await OutboxRepository(session).claim_due(
                         now, self.batch, lease, redeliver_before
                     )
-                    await session.commit()  # end the claim before the queue calls
                 if not due:
                     return delivered_total
                 delivered: list[int] = []
@@ -134,7 +135,7 @@ class OutboxRelay:
                         ].append(job.id)
                     else:
                         queued.append(job.id)  # (a completed row is never claimed again)
-                async with self.sessionmaker() as session:
+                async with transaction(self.sessionmaker) as session:
                     outbox = OutboxRepository(session)
                     await outbox.mark_delivered(delivered, utcnow())
                     await outbox.still_queued(queued, utcnow())
@@ -152,7 +153,6 @@ class OutboxRelay:
                         )
                         done = {*delivered, *queued, *given_up, message_id}
                         await outbox.release([j.id for j in due if j.id not in done], utcnow())
-                    await session.commit()
                 delivered_total += len(delivered)
                 if failure is not None:
                     if not self._queue_down:
@@ -181,7 +181,7 @@ class OutboxRelay:
                 return "queued"
             # A job acknowledges before the queue records it finished: read again after
             # asking the queue, or a job that just completed would run twice.
-            async with self.sessionmaker() as session:
+            async with reading(self.sessionmaker) as session:
                 if await OutboxRepository(session).is_completed(job.id):
                     return "completed"
             log.warning("job %s did not complete; delivering it again", job.job_id)

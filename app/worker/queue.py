@@ -70,9 +70,8 @@ async def acknowledge(context: JobContext | None, job_id: str | None) -> None:
     if context is None or not job_id:
         return
     try:
-        async with context.sessionmaker() as session:
+        async with context.transaction() as session:
             await OutboxRepository(session).mark_completed(outbox_job_id(job_id), utcnow())
-            await session.commit()
     except Exception as exc:
         log.warning("job %s done but not acknowledged (%s)", job_id, type(exc).__name__)
 

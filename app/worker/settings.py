@@ -28,6 +28,7 @@ async def startup(ctx: dict[str, Any]) -> None:
     # Workers relay the outbox too, so jobs staged by a server that has since gone away
     # are still delivered.
     relay = OutboxRelay.from_settings(jobs.sessionmaker, queue, settings.worker)
+    jobs.wake_outbox = relay.kick  # follow-up jobs a job staged go out at once
     relaying = asyncio.create_task(relay.run())
     stack.push_async_callback(_cancel, relaying)
     # Scans whose job was lost with a Redis that died are queued again.

@@ -35,7 +35,7 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
     """Score a stored solution on the evaluation dimensions (DIMENSIONS) and store it once."""
     jobs = job_context(ctx)
     registry = jobs.registry
-    async with jobs.sessionmaker() as session:
+    async with jobs.transaction() as session:
         repo = ScanRepository(session)
         solution = await repo.get_solution(uuid.UUID(solution_id))
         await session.commit()  # no read transaction held across the model call (see checks.py)
@@ -92,7 +92,6 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
             # A reply we cannot read is tried again; it is never stored half-parsed.
             raise RetryLater(f"unreadable evaluation from {client.provider}: {exc}") from exc
         stored = await repo.set_deep_evaluation(solution.id, evaluation)
-        await session.commit()
     return "stored" if stored else "already evaluated"
 
 
@@ -118,7 +117,7 @@ async def _refit_calibrator(ctx: dict[str, Any], min_samples: int) -> str:
     path = verify.calibration_path
     if path is None:
         return "skipped: calibration is switched off (no calibration_path)"
-    async with jobs.sessionmaker() as session:
+    async with jobs.reading() as session:
         outcomes = await labelled_outcomes_from(session)
     if len(outcomes) < min_samples or len({o.correct for o in outcomes}) < 2:
         return f"skipped: {len(outcomes)} validated outcomes (need {min_samples}, both outcomes)"
@@ -144,7 +143,12 @@ async def run_scan(ctx: dict[str, Any], scan_id: str) -> str:
     jobs = job_context(ctx)
     services = await scan_services_for(jobs)
     return await run_queued_scan(
-        services, services.graph, services.pipeline, jobs.sessionmaker, uuid.UUID(scan_id)
+        services,
+        services.graph,
+        services.pipeline,
+        jobs.sessionmaker,
+        uuid.UUID(scan_id),
+        wake_outbox=jobs.wake_outbox,
     )
 
 

@@ -67,6 +67,29 @@ async def test_a_scan_erased_while_its_job_runs_stops_the_job_quietly(
     assert await _state(services, scan_id) is None
 
 
+async def test_an_outage_mid_run_is_retried_not_failed(
+    services: Resources, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A progress event's commit that meets the database away (a transient error) ends the try,
+    not the scan: the queue runs the job again with its input kept."""
+    scan_id = await _queued_scan_without_job(services, "Solve 6x = 42 (outage)")
+
+    async def outage_mid_run(*_: Any, on_node: Any, **__: Any) -> Any:
+        raise ConnectionRefusedError("the database is restarting")
+
+    monkeypatch.setattr(scan_jobs, "run_request", outage_mid_run)
+    with caplog.at_level(logging.INFO), pytest.raises(ConnectionRefusedError):
+        await scan_jobs.run_queued_scan(
+            services, services.graph, services.pipeline, services.sessionmaker, scan_id
+        )
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert await _state(services, scan_id) == "running"  # not failed: the next try runs it
+    async with services.sessionmaker() as session:
+        assert await session.get(ScanInput, scan_id) is not None
+        await ScanRepository(session).erase_scan(scan_id, None)  # tidy
+        await session.commit()
+
+
 async def test_a_stuck_scan_is_queued_again_and_completes(services: Resources) -> None:
     stuck = await _queued_scan_without_job(services, "Solve 3x = 12", age_s=3600)
     recent = await _queued_scan_without_job(services, "Solve 4x = 12")

@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboxMessage
 from app.db.session import add_unless_taken
+from app.db.transaction import note_staged
 
-STAGED = "outbox_staged"
 # A row's n-th redelivery runs as queue job `<job_id>@<n>`: arq keeps a finished job's result
 # (and refuses its id) for an hour, so a job lost or failed must come back under a new id.
 DELIVERY_SEPARATOR = "@"
@@ -46,11 +46,6 @@ def outbox_job_id(queue_job_id: str) -> str:
     return queue_job_id.split(DELIVERY_SEPARATOR, 1)[0]
 
 
-def staged_jobs(session: AsyncSession) -> bool:
-    """Did this session stage outbox rows (so the relay has new work after the commit)?"""
-    return bool(session.info.get(STAGED))
-
-
 class OutboxRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -62,7 +57,7 @@ class OutboxRepository:
         """Outbox rows for (task, args, job id), for the caller to write with the rows they are
         about (`stage` adds one to the session)."""
         # The transaction owner wakes the relay after commit only when something was staged.
-        self.session.info[STAGED] = True
+        note_staged(self.session)
         return [OutboxMessage(task=t, args=list(a), job_id=j) for t, a, j in jobs]
 
     async def stage_once(self, task: str, args: Sequence[Any], job_id: str) -> bool:
