@@ -4,9 +4,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends libgl1 libglib2
     && rm -rf /var/lib/apt/lists/*
 COPY requirements/base.lock ./requirements/
 RUN pip install --no-cache-dir --no-deps -r requirements/base.lock
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml README.md ./
 COPY app ./app
-COPY migrations ./migrations
 RUN pip install --no-cache-dir --no-deps -e . \
     && useradd --system --uid 10001 --home-dir /srv/solveverify solveverify
 # Never root; the embedded SQLite default (no DATABASE_URL) writes under /srv/solveverify/data.

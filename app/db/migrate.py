@@ -4,6 +4,7 @@ check that a database is at the head before `serve` or `worker` starts on it."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -12,11 +13,18 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import make_url
 
 from app.db.session import create_engine
-from app.settings import REPO_ROOT, DatabaseSettings
+from app.settings import DatabaseSettings
+
+# The scripts ship inside the package (package data), so an installed wheel migrates without a
+# checkout; the root alembic.ini points at the same folder for the `alembic` CLI.
+SCRIPT_LOCATION = Path(__file__).resolve().with_name("migrations")
 
 
 def alembic_config(database_url: str) -> Config:
-    config = Config(str(REPO_ROOT / "alembic.ini"))
+    """Built in code, not from alembic.ini: the ini file is not part of an installed package."""
+    config = Config()
+    # Options are ConfigParser values: a literal % in the path must be doubled.
+    config.set_main_option("script_location", str(SCRIPT_LOCATION).replace("%", "%%"))
     config.attributes["database_url"] = database_url
     return config
 
