@@ -1,5 +1,10 @@
 """`solveverify`: serve | worker | solve | check | db | bank | keys | providers | calibrate |
-dashboard-link, and the commands of installed plugins (`bench`, from solveverify-bench)."""
+dashboard-link, and the commands of installed plugins (`bench`, from solveverify-bench).
+
+Each command imports what it runs inside its function, on purpose: `solveverify --help`, a
+mistyped option and `db upgrade` answer at once, without loading the model SDKs, LangGraph,
+sympy, OCR or the database layer that only `serve`, `solve` or `check` need. None of these
+imports dodges an import circle (tests/test_layering.py)."""
 
 from __future__ import annotations
 
@@ -191,7 +196,7 @@ async def _providers(check: bool) -> None:
     from contextlib import AsyncExitStack
 
     from app.llm.resilience import Resilient
-    from app.resources import open_providers
+    from app.providers import open_providers
 
     settings = get_settings()
     _logging("WARNING")

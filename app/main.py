@@ -30,12 +30,14 @@ from app.api.metrics import router as metrics_router
 from app.api.openapi_docs import build_openapi, camel_case_id
 from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
+from app.db.repositories.scan_events import ScanInputRepository
 from app.llm.base import ModelClient
 from app.logs import configure_logging
 from app.process import freeze_startup_heap
 from app.resources import Resources, keep_fresh, open_resources
 from app.services.scan_sweeper import sweep_stuck_scans
 from app.settings import Settings, get_settings
+from app.worker.queue import InProcessQueue
 
 log = logging.getLogger(__name__)
 
@@ -153,9 +155,6 @@ def create_app(
 async def resume_queued_scans(services: Resources) -> None:
     """In-process jobs die with the process: queue again the scans a previous server accepted
     but did not finish (their input is still stored). arq keeps its own jobs in Redis."""
-    from app.db.repositories.scan_events import ScanInputRepository
-    from app.worker.queue import InProcessQueue
-
     if not isinstance(services.queue, InProcessQueue):
         return
     if not await services.upkeep.is_leader():

@@ -1,7 +1,9 @@
 """Everything a process needs to solve and verify, opened once and closed once.
 
 The API lifespan, the CLI and the benchmark open the same Resources, so they run the same
-compiled graph against the same providers and database.
+compiled graph against the same providers and database. This is the composition root of a
+serving process: it builds the job context and the services' collaborators here and hands
+each use case only what it names (the Protocols and dataclasses in app/services).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from dataclasses import dataclass
 
 from pydantic import SecretStr
-from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.ratelimit import MemoryRateLimiter, RateLimiter, RedisRateLimiter
@@ -21,26 +22,34 @@ from app.db.migrate import upgrade_async
 from app.db.session import create_engine, create_sessionmaker
 from app.db.transaction import transaction
 from app.llm.base import ModelClient
-from app.llm.budget import Budget, InMemoryBudget, RedisBudget
-from app.llm.factory import configured_providers
-from app.llm.registry import ProviderRegistry, build_registry
+from app.llm.budget import Budget
+from app.llm.registry import ProviderRegistry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import SolveGraph, build_graph
+from app.providers import open_providers, open_redis
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
+from app.services import upkeep
 from app.services.auth import KeyAuthenticator
-from app.services.provider_counts import ProviderResultCounts
+from app.services.provider_counts import ProviderResultCounts, new_provider_counts
 from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
-from app.services.upkeep import UpkeepLeader, keep_fresh
+from app.services.upkeep import UpkeepLeader
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
-from app.verification.spot_check_sampling import SpotCheckRates
 from app.worker.context import build_pipeline_context, open_job_context
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, TaskQueue
 from app.worker.tasks import TASKS
 
-__all__ = ["Resources", "keep_fresh", "open_resources", "unit_of_work"]
+# open_providers: where the CLI and the benchmark have always found it (app/providers.py).
+__all__ = [
+    "Resources",
+    "keep_fresh",
+    "open_providers",
+    "open_resources",
+    "reload_calibration",
+    "unit_of_work",
+]
 
 log = logging.getLogger(__name__)
 
@@ -74,35 +83,6 @@ def unit_of_work(resources: Resources) -> AbstractAsyncContextManager[AsyncSessi
     return transaction(resources.sessionmaker, on_commit=resources.outbox.kick)
 
 
-def open_redis(settings: Settings, stack: AsyncExitStack) -> Redis | None:
-    if not settings.redis.url:
-        return None
-    # Short timeouts: a Redis outage must fail fast (budgets and limits fail open), not hang.
-    redis: Redis = Redis.from_url(settings.redis.url, socket_timeout=2, socket_connect_timeout=2)
-    stack.push_async_callback(redis.aclose)
-    return redis
-
-
-async def open_providers(
-    settings: Settings,
-    stack: AsyncExitStack,
-    extra_clients: Sequence[ModelClient] = (),
-    redis: Redis | None = None,
-) -> tuple[SymbolicSandbox, Budget, ProviderRegistry]:
-    """`redis`: a client the caller already opened (else one is opened when configured)."""
-    sandbox = SymbolicSandbox(settings.verify.symbolic_workers, settings.verify.symbolic_timeout_s)
-    stack.callback(sandbox.close)
-    await sandbox.warm_up()
-    redis = redis or open_redis(settings, stack)
-    # Budgets are shared in Redis when there is one (all processes count together).
-    budget: Budget = InMemoryBudget() if redis is None else RedisBudget(redis)
-    registry = build_registry(
-        settings.llm.default_provider_order,
-        [*configured_providers(settings.llm, sandbox, budget, stack), *extra_clients],
-    )
-    return sandbox, budget, registry
-
-
 def reload_calibration(services: Resources) -> bool:
     """Swap in a refitted calibrator (written by `solveverify calibrate` or the worker), and
     the step critique's when its file changed (pipeline runs read the files themselves; this
@@ -112,6 +92,18 @@ def reload_calibration(services: Resources) -> bool:
         return False
     services.pipeline = current
     return True
+
+
+async def keep_fresh(services: Resources) -> None:
+    """The server's upkeep loop (app/services/upkeep.py) on this process's pieces."""
+    await upkeep.keep_fresh(
+        services.sessionmaker,
+        services.registry,
+        services.settings.verify,
+        services.upkeep,
+        reload_calibration=lambda: reload_calibration(services),
+        wake_outbox=services.outbox.kick,
+    )
 
 
 @asynccontextmanager
@@ -143,6 +135,8 @@ async def open_resources(
             queue = ArqQueue.from_url(settings.redis.url, settings.redis.queue_name)
         else:
             queue = InProcessQueue(TASKS, max_tries=settings.worker.max_tries)
+        graph = build_graph()  # one compiled graph for requests and queued scans
+        provider_counts = new_provider_counts()
         jobs = await open_job_context(
             settings,
             stack,
@@ -150,6 +144,8 @@ async def open_resources(
             sessionmaker=sessionmaker,
             providers=(sandbox, registry),
             pipeline=pipeline,
+            graph=graph,
+            provider_counts=provider_counts,
         )
         outbox = OutboxRelay.from_settings(sessionmaker, queue, settings.worker)
         # The process's jobs wake its relay as its requests do (the server runs the relay; the
@@ -167,14 +163,14 @@ async def open_resources(
             sandbox=sandbox,
             budget=budget,
             registry=registry,
-            graph=build_graph(),
+            graph=graph,
             pipeline=pipeline,
             queue=queue,
             ocr=ocr,
             outbox=outbox,
             authenticator=KeyAuthenticator.from_settings(sessionmaker, settings.auth),
             rate_limiter=MemoryRateLimiter() if redis is None else RedisRateLimiter(redis),
-            provider_counts=ProviderResultCounts(SpotCheckRates().new_provider_results),
+            provider_counts=provider_counts,
             upkeep=upkeep,
             dashboard_secret=StoredSecret(
                 sessionmaker,

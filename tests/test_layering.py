@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,78 @@ def test_the_server_process_loads_no_benchmark_code() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+# Function-level imports of the product's own modules, each allowed for the reason given: start-up
+# cost or an optional dependency, never to dodge an import circle (the layers contract in
+# pyproject.toml forbids the circle itself).
+DEFERRED_IMPORTS_ALLOWED = {
+    "app/cli.py": "a command imports what it runs: --help answers without the model stack",
+    "app/auth/cli.py": "the `keys` commands, as app/cli.py: no database layer for --help",
+    "app/server.py": "`serve` before uvicorn starts: metrics and migrations only when used",
+    "app/process.py": "the schema check loads Alembic only for an external database",
+    "app/llm/factory.py": "the OpenAI-compatible provider's SDK only when one is configured",
+    "app/api/openapi_docs.py": "the request and event schemas only when the document is built",
+    "app/api/request_context.py": "the error renderer only on the rare unhandled error",
+    "app/schemas/text_input.py": "the settings at call time: tests and servers differ",
+    "app/symbolic/checker.py": "the second reading only for an assignment-shaped answer",
+    "app/verification/calibration.py": "the precision search only when a threshold is fitted",
+}
+
+
+def deferred_app_imports(path: Path) -> list[tuple[str, int]]:
+    """(module, line) of each `app.*` import that is not at module level (an `if
+    TYPE_CHECKING:` block at module level counts as module level: it runs for no one)."""
+    tree = ast.parse(path.read_text(), str(path))
+    module_level: set[int] = set()
+    for node in tree.body:
+        blocks = [node]
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            blocks = list(node.body)
+        module_level |= {id(b) for b in blocks}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in module_level:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names if within(a.name, ("app",))]
+        elif isinstance(node, ast.ImportFrom) and node.module and within(node.module, ("app",)):
+            found.append((node.module, node.lineno))
+    return found
+
+
+def test_no_function_level_import_of_the_product_outside_the_allow_list() -> None:
+    bad = [
+        f"{rel(path)}:{line} imports {module} inside a function"
+        for path in files()
+        if rel(path) not in DEFERRED_IMPORTS_ALLOWED
+        for module, line in deferred_app_imports(path)
+    ]
+    assert bad == []
+
+
+def test_the_allow_list_names_only_files_that_still_need_it() -> None:
+    stale = [name for name in DEFERRED_IMPORTS_ALLOWED if not deferred_app_imports(ROOT / name)]
+    assert stale == []
+
+
+def test_the_deferred_import_finder_sees_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from app.settings import Settings\n"
+        "if TYPE_CHECKING:\n"
+        "    from app.errors import DomainError\n"
+        "def f() -> None:\n"
+        "    from app.resources import Resources\n"
+    )
+    assert deferred_app_imports(sample) == [("app.resources", 6)]
+
+
+def test_the_composition_sits_above_the_worker_above_the_services() -> None:
+    """No circle among them: each is a layer of its own in the contract lint-imports checks,
+    the composition root (app.resources) over the jobs over the use cases."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["id"] == "layers")["layers"]
+    order = [layers.index(name) for name in ("app.resources", "app.worker", "app.services")]
+    assert order == sorted(order) and len(set(order)) == 3

@@ -27,6 +27,7 @@ from app.services import idempotency
 from app.services.scans import (
     DeadlineExceeded,
     ScanRequest,
+    ScanSolver,
     accept_scan,
     scan_out,
     solution_response,
@@ -141,7 +142,7 @@ async def _check_correction(
 
 
 async def _create(
-    services: Any, session: Any, scan_request: ScanRequest, prefer: str | None
+    services: ScanSolver, session: AsyncSession, scan_request: ScanRequest, prefer: str | None
 ) -> tuple[int, dict[str, Any]]:
     if prefer and "respond-async" in prefer.lower():
         return 202, _accepted(accept_scan(session, scan_request))

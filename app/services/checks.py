@@ -17,7 +17,7 @@ import asyncio
 import logging
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,20 +26,29 @@ from app.db.models import Check, CheckVerdict
 from app.db.repositories.checks import CheckRepository
 from app.pipeline.context import PipelineContext
 from app.pipeline.verification_stages import validation_stages
-from app.resources import Resources
 from app.schemas.checks import MAX_STEP_CHARS, MAX_STEPS, CheckResponse, StepCheck
 from app.services.scans import UnreadableInput
+from app.services.step_checks import WorkCheck, check_work
+from app.settings import Settings
 from app.verification.admission import admitted_verifiers
 from app.verification.validator import ValidationOutcome, validate
 from app.verification.verdict import Verdict
-
-if TYPE_CHECKING:
-    from app.services.step_checks import WorkCheck
 
 log = logging.getLogger(__name__)
 
 # Shown with the model verifier's prompt, where a scan shows the solver's steps.
 NO_STEPS = "(the student gave only the final answer)"
+
+
+class CheckServices(Protocol):
+    """What a check uses: the process's pipeline context (OCR, the bank, the verifiers and
+    their thresholds) and the settings (the input limits). The server's Resources has both."""
+
+    @property
+    def pipeline(self) -> PipelineContext: ...
+
+    @property
+    def settings(self) -> Settings: ...
 
 
 @dataclass(slots=True)
@@ -55,7 +64,7 @@ class CheckedAnswer:
 
 
 async def check_answer(
-    services: Resources,
+    services: CheckServices,
     *,
     answer: str,
     problem: str | None = None,
@@ -70,7 +79,7 @@ async def check_answer(
 
 
 async def checked_answer(
-    services: Resources,
+    services: CheckServices,
     *,
     answer: str,
     problem: str | None = None,
@@ -78,8 +87,6 @@ async def checked_answer(
     steps: list[str] | None = None,
 ) -> CheckedAnswer:
     """`check_answer` with its evidence (what the API stores)."""
-    from app.services.step_checks import check_work  # a sibling that imports this module
-
     text, unread = await _problem_text(services, problem, image)
     ctx = services.pipeline
     if unread is not None:
@@ -162,7 +169,7 @@ async def erase_check(
     return await CheckRepository(session).erase(check_id, tenant, user_id=user_id)
 
 
-async def read_work(services: Resources, image: bytes) -> list[str]:
+async def read_work(services: CheckServices, image: bytes) -> list[str]:
     """A photo of the student's work as steps, one per line in reading order. A reading that
     does not explain all the ink is refused: a lost line would shift every step's index."""
     if services.pipeline.ocr is None:
@@ -183,7 +190,7 @@ async def read_work(services: Resources, image: bytes) -> list[str]:
 
 
 async def _problem_text(
-    services: Resources, problem: str | None, image: bytes | None
+    services: CheckServices, problem: str | None, image: bytes | None
 ) -> tuple[str, str | None]:
     """The problem's text, and why the photo of it was read only in part (None: it was read
     whole, or there is no photo)."""
@@ -216,8 +223,6 @@ def _incomplete_reading(
     )
     if not steps:
         return CheckedAnswer(response, text, answer, None, [], None)
-    from app.services.step_checks import WorkCheck  # a sibling that imports this module
-
     checks = [
         StepCheck(index=i, verdict="unchecked", method=None, explanation=None)
         for i in range(len(steps))

@@ -18,16 +18,29 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models._columns import utcnow
 from app.db.repositories.idempotency import IdempotencyRepository
 from app.db.transaction import transaction
 from app.errors import DomainError
-from app.resources import Resources
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
 POLL_S = 0.1
+
+
+class IdempotencyStore(Protocol):
+    """What the keys use: the sessionmaker (each claim is its own short transaction, not the
+    request's) and the settings (the API section's TTL, claim and wait times)."""
+
+    @property
+    def sessionmaker(self) -> async_sessionmaker[AsyncSession]: ...
+
+    @property
+    def settings(self) -> Settings: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +84,7 @@ def tenant_scope(tenant: str | None) -> str:
 
 
 async def begin(
-    services: Resources, tenant: str | None, key: str, route: str, request_hash: str
+    services: IdempotencyStore, tenant: str | None, key: str, route: str, request_hash: str
 ) -> StoredResponse | None:
     """None: this request holds the key and must run. Otherwise the first response."""
     api = services.settings.api
@@ -108,7 +121,7 @@ async def begin(
         await asyncio.sleep(POLL_S)
 
 
-async def release(services: Resources, tenant: str | None, key: str) -> None:
+async def release(services: IdempotencyStore, tenant: str | None, key: str) -> None:
     """The first request failed: free the key so a retry runs again. If the database fails
     this too, the claim lapses on its own (see the module docstring); the request's own error
     is what the caller must see, not this one's."""

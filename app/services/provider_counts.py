@@ -11,6 +11,7 @@ import time
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.repositories.scans import ScanRepository
+from app.verification.spot_check_sampling import SpotCheckRates
 
 
 class ProviderResultCounts:
@@ -29,3 +30,8 @@ class ProviderResultCounts:
         count = await ScanRepository(session).provider_result_count(provider)
         self._counts[provider] = (now + self.ttl_s, count)
         return count
+
+
+def new_provider_counts() -> ProviderResultCounts:
+    """Counts up to the spot-check sampler's "new provider" limit."""
+    return ProviderResultCounts(SpotCheckRates().new_provider_results)

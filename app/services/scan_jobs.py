@@ -13,6 +13,7 @@ import traceback
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -23,23 +24,39 @@ from app.db.repositories.scans import ScanRepository
 from app.db.transaction import reading, transaction
 from app.ocr.errors import OcrBusy
 from app.pipeline.context import PipelineContext
-from app.pipeline.prompts.localized import RETAKE_PHOTO
+from app.pipeline.graph import SolveGraph
+from app.pipeline.prompts.localized import RETAKE_PHOTO, Language
 from app.schemas.common import ErrorCode
+from app.services.job_signals import RetryLater, is_transient
+from app.services.provider_counts import ProviderResultCounts
 from app.services.scan_pipeline import RetakePhoto
 from app.services.scans import (
     ScanRequest,
+    ScanStorage,
     UnreadableInput,
     done_event,
     run_request,
     store_result,
 )
-from app.worker.queue import RetryLater, is_transient
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
 INTERNAL_ERROR = {
     "en": "Something went wrong while solving this problem. Please try again.",
     "zh": "解题时出现了错误，请重试。",
 }
+
+
+@dataclass(slots=True)
+class ScanJobServices:
+    """What queued scans run with in a process, built once with its job context
+    (app/worker/context.py open_job_context): the server's own pipeline context, graph and
+    provider counts, or a worker's. It is the `ScanSolver` of app/services/scans.py."""
+
+    settings: Settings
+    graph: SolveGraph
+    pipeline: PipelineContext
+    provider_counts: ProviderResultCounts
 
 
 class ScanErased(Exception):
@@ -102,15 +119,16 @@ class EventWriter:
 
 
 async def run_queued_scan(
-    services: Any,
-    graph: Any,
+    services: ScanStorage,
+    graph: SolveGraph,
     pipeline: PipelineContext,
     sessionmaker: async_sessionmaker[AsyncSession],
     scan_id: uuid.UUID,
     *,
     wake_outbox: Callable[[], None] | None = None,
 ) -> str:
-    """`services`: anything with `settings` and `provider_counts` (Resources or a job's).
+    """`services`: what storing the result uses (the job context's ScanJobServices, or the
+    server's Resources).
     `wake_outbox`: the job's after-commit hook, run once the result's follow-up jobs are
     committed (None where no relay runs in this process: its poll delivers them)."""
     async with reading(sessionmaker) as session:  # the write below is its own transaction
@@ -139,8 +157,8 @@ async def run_queued_scan(
 
 
 async def _run(
-    services: Any,
-    graph: Any,
+    services: ScanStorage,
+    graph: SolveGraph,
     pipeline: PipelineContext,
     writer: EventWriter,
     request: ScanRequest,
@@ -197,7 +215,7 @@ async def _run(
     return "done"
 
 
-def _lang(request: ScanRequest) -> Any:
+def _lang(request: ScanRequest) -> Language:
     text = request.text or ""
     return "zh" if any("\u3400" <= c <= "\u9fff" for c in text) else "en"
 
@@ -207,41 +225,3 @@ async def _fail(writer: EventWriter, code: ErrorCode, message: str) -> None:
         await ScanInputRepository(session).delete(writer.scan_id)
         await ScanRepository(session).set_state(writer.scan_id, "failed", code)
     await writer.append("failed", {"code": code, "message": message})
-
-
-class JobScanServices:
-    """What `run_queued_scan` needs, built once per job context (a worker process has no API
-    Resources): the compiled graph, a pipeline context with OCR and the problem bank."""
-
-    def __init__(self, jobs: Any) -> None:
-        from app.pipeline.graph import build_graph
-        from app.retrieval.bank import ProblemBankRetriever
-        from app.services.provider_counts import ProviderResultCounts
-        from app.verification.spot_check_sampling import SpotCheckRates
-        from app.worker.context import build_pipeline_context
-
-        settings = jobs.settings
-        self.settings = settings
-        self.graph = build_graph()
-        # The process's own pipeline context (the server's, with its OCR engine and the
-        # calibrators as refitted), or one like it for a context built without one.
-        self.pipeline: PipelineContext = jobs.pipeline or build_pipeline_context(
-            settings, jobs.sessionmaker, jobs.registry, jobs.sandbox
-        )
-        assert isinstance(self.pipeline.retriever, ProblemBankRetriever)
-        self.retriever = self.pipeline.retriever
-        self.provider_counts = ProviderResultCounts(SpotCheckRates().new_provider_results)
-        self.warmed = False
-
-
-_per_context: dict[int, JobScanServices] = {}
-
-
-async def scan_services_for(jobs: Any) -> JobScanServices:
-    services = _per_context.get(id(jobs))
-    if services is None:
-        services = _per_context[id(jobs)] = JobScanServices(jobs)
-    if not services.warmed:
-        await services.retriever.warm_up()
-        services.warmed = True
-    return services

@@ -7,10 +7,9 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from langgraph.graph.state import CompiledStateGraph
-
 from app.errors import DomainError
 from app.pipeline.context import PipelineContext
+from app.pipeline.graph import SolveGraph
 from app.pipeline.prompts.localized import RETAKE_PHOTO
 from app.pipeline.state import SolveState
 from app.schemas.common import ErrorCode
@@ -64,7 +63,7 @@ def public_progress(node: str, update: dict[str, Any]) -> dict[str, Any]:
 
 
 async def stream_pipeline(
-    graph: CompiledStateGraph[Any, Any, Any, Any],
+    graph: SolveGraph,
     context: PipelineContext,
     state: SolveState,
     *,

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import time
 from datetime import timedelta
+from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -24,13 +25,20 @@ from app.db.repositories.outbox import DELIVERY_SEPARATOR, OutboxRepository
 from app.db.repositories.scan_events import ScanInputRepository
 from app.db.transaction import reading
 from app.settings import JobSettings
-from app.worker.queue import TaskQueue
 
 log = logging.getLogger(__name__)
 
 
+class JobQueue(Protocol):
+    """What the sweep asks of the process's queue (app/worker/queue.py implements it)."""
+
+    async def enqueue(self, task: str, *args: str, job_id: str) -> bool: ...
+
+    async def is_pending(self, job_id: str) -> bool: ...
+
+
 async def requeue_stuck_scans(
-    sessionmaker: async_sessionmaker[AsyncSession], queue: TaskQueue, stuck_after_s: float
+    sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue, stuck_after_s: float
 ) -> int:
     """Queue the stuck scans again; how many the queue accepted (held jobs are refused)."""
     async with reading(sessionmaker) as session:
@@ -54,7 +62,7 @@ async def requeue_stuck_scans(
 
 
 async def sweep_stuck_scans(
-    sessionmaker: async_sessionmaker[AsyncSession], queue: TaskQueue, jobs: JobSettings
+    sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue, jobs: JobSettings
 ) -> None:
     """The sweep, every `stuck_scan_sweep_s`, for as long as the process runs."""
     while True:

@@ -6,14 +6,14 @@ from typing import Any
 
 from app.db.models import Scan, Solution
 from app.ocr.latex import to_latex
-from app.pipeline.prompts.localized import caution_message
+from app.pipeline.prompts.localized import Language, caution_message
 from app.schemas.common import CautionReason
 from app.schemas.evaluation import DeepEvaluation
 from app.schemas.scans import ScanOut, SolutionResponse, Step
 from app.schemas.solutions import SolutionDetail, StatusChange, VerificationOut
 
 
-def _language(scan: Scan) -> Any:
+def _language(scan: Scan) -> Language:
     return "zh" if scan.language == "zh" else "en"
 
 

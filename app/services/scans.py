@@ -1,6 +1,8 @@
 """Submit a scan: run the pipeline, add its rows and stage its follow-up jobs; or queue it for a
 worker. The caller owns the transaction (`app.resources.unit_of_work` or the job wrapper): it
-commits and wakes the outbox relay."""
+commits and wakes the outbox relay. What a use case needs besides the session is named here
+(`ScanStorage`, `ScanSolver`): the server's Resources and a job context's ScanJobServices
+both provide it."""
 
 from __future__ import annotations
 
@@ -9,11 +11,12 @@ import hashlib
 import random
 import uuid
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.analysis.classifier import grade_label
+from app.db.base import Base
 from app.db.models import Scan, ScanEvent, ScanInput, Solution, VerificationRecord
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository
@@ -22,18 +25,23 @@ from app.db.repositories.scans import ScanRepository
 from app.errors import DomainError
 from app.metrics import SCANS
 from app.ocr.words import usable_reading
+from app.pipeline.context import PipelineContext
+from app.pipeline.graph import SolveGraph
 from app.pipeline.state import SolveState
-from app.resources import Resources
 from app.schemas.common import ErrorCode
 from app.services.caution import caution_code
-from app.services.scan_pipeline import RetakePhoto, stream_pipeline
+from app.services.provider_counts import ProviderResultCounts
+from app.services.scan_pipeline import NodeListener, RetakePhoto, stream_pipeline
 from app.services.scan_views import scan_out, solution_detail, solution_response
+from app.settings import Settings, VerifySettings
 from app.verification.spot_check_sampling import draw_spot_check
 
 __all__ = [
     "DeadlineExceeded",
     "RetakePhoto",
     "ScanRequest",
+    "ScanSolver",
+    "ScanStorage",
     "UnreadableInput",
     "accept_scan",
     "scan_out",
@@ -43,6 +51,29 @@ __all__ = [
 ]
 
 _rng = random.Random()
+
+
+class ScanStorage(Protocol):
+    """What storing an answered scan uses besides the session: the settings (the verify
+    section's spot-check and MARS switches) and the providers' answer counts (the spot-check
+    sampler's "new provider" rate)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def provider_counts(self) -> ProviderResultCounts: ...
+
+
+class ScanSolver(ScanStorage, Protocol):
+    """What solving a scan now uses besides storing it: the compiled graph and the process's
+    pipeline context (the settings give OCR's confidence floor)."""
+
+    @property
+    def graph(self) -> SolveGraph: ...
+
+    @property
+    def pipeline(self) -> PipelineContext: ...
 
 
 UnreadableCode = Literal[
@@ -87,12 +118,12 @@ class ScanRequest:
 
 
 async def run_request(
-    services_graph: Any,
-    pipeline: Any,
+    services_graph: SolveGraph,
+    pipeline: PipelineContext,
     request: ScanRequest,
     *,
     min_ocr_confidence: float,
-    on_node: Any = None,
+    on_node: NodeListener | None = None,
 ) -> SolveState:
     """Run the pipeline for a request; UnreadableInput / RetakePhoto when it cannot."""
     state = SolveState(
@@ -118,7 +149,7 @@ async def run_request(
 
 
 async def submit_scan(
-    services: Resources,
+    services: ScanSolver,
     session: AsyncSession,
     request: ScanRequest | None = None,
     *,
@@ -160,7 +191,7 @@ def done_event(scan: Scan, solution: Solution) -> dict[str, Any]:
 
 
 async def store_result(
-    services: Resources | Any,
+    services: ScanStorage,
     session: AsyncSession,
     result: SolveState,
     request: ScanRequest,
@@ -182,7 +213,7 @@ async def store_result(
     # committed the evaluation cannot be lost, even if Redis is down right now.
     verify, counts = services.settings.verify, services.provider_counts
     jobs = await followup_jobs(verify, counts, session, scan, solution)
-    rows: list[Any] = OutboxRepository(session).messages(jobs)
+    rows: list[Base] = [*OutboxRepository(session).messages(jobs)]
     if events is not None:
         done = ("done", done_event(scan, solution))
         rows += [
@@ -301,7 +332,11 @@ def _solution_rows(scan: Scan, result: SolveState) -> tuple[Solution, list[Verif
 
 
 async def followup_jobs(
-    verify: Any, provider_counts: Any, session: AsyncSession, scan: Scan, solution: Solution
+    verify: VerifySettings,
+    provider_counts: ProviderResultCounts,
+    session: AsyncSession,
+    scan: Scan,
+    solution: Solution,
 ) -> list[tuple[str, tuple[str, ...], str]]:
     """The background jobs of an answered scan, as (task, args, job id): deep evaluation, the
     tier-2 consensus check, and a tier-3 spot check when the sampler draws it. The outbox

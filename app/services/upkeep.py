@@ -12,16 +12,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.analytics.routing import refresh_routing
 from app.db.process_lock import ProcessLock
 from app.db.repositories.outbox import OutboxRepository
-
-if TYPE_CHECKING:
-    from app.resources import Resources
+from app.db.transaction import transaction
+from app.llm.registry import ProviderRegistry
+from app.settings import VerifySettings
 
 log = logging.getLogger(__name__)
 
@@ -48,24 +49,29 @@ class UpkeepLeader:
         await self._lock.close()
 
 
-async def keep_fresh(services: Resources) -> None:
+async def keep_fresh(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    registry: ProviderRegistry,
+    verify: VerifySettings,
+    leader: UpkeepLeader,
+    *,
+    reload_calibration: Callable[[], bool],
+    wake_outbox: Callable[[], None] | None = None,
+) -> None:
     """The upkeep loop: the routing table follows the data, a refitted calibrator is picked
-    up, and the leader stages the daily recalibration."""
-    from app.analytics.routing import refresh_routing
-    from app.resources import reload_calibration
-
-    verify = services.settings.verify
+    up (`reload_calibration`: True when it swapped one in), and the leader stages the daily
+    recalibration (`wake_outbox`: the relay's kick once that is committed)."""
     recalibration_staged_on = None
     while True:
         try:
-            await refresh_routing(
-                services.sessionmaker, services.registry, verify.routing_min_samples
-            )
-            if reload_calibration(services):
+            await refresh_routing(sessionmaker, registry, verify.routing_min_samples)
+            if reload_calibration():
                 log.info("loaded a refitted calibrator from %s", verify.calibration_path)
             day = datetime.now(UTC).strftime("%Y%m%d")
-            if day != recalibration_staged_on and await services.upkeep.is_leader():
-                if await stage_daily_recalibration(services, day):
+            if day != recalibration_staged_on and await leader.is_leader():
+                async with transaction(sessionmaker, on_commit=wake_outbox) as session:
+                    staged = await stage_daily_recalibration(session, day)
+                if staged:
                     log.info("queued the daily recalibration %s", day)
                 recalibration_staged_on = day
         except Exception:  # upkeep must never take the server down
@@ -73,13 +79,11 @@ async def keep_fresh(services: Resources) -> None:
         await asyncio.sleep(verify.routing_refresh_s)
 
 
-async def stage_daily_recalibration(services: Resources, day: str) -> bool:
-    """Stage the day's recalibration in the outbox, once per day whichever process or restart
-    asks (the job id is the day): like every job it is redelivered until it completes, so a
-    Redis or database outage delays it instead of skipping the day."""
-    from app.resources import unit_of_work
-
-    async with unit_of_work(services) as session:
-        return await OutboxRepository(session).stage_once(
-            "recalibrate", [], job_id=f"recalibrate:{day}"
-        )
+async def stage_daily_recalibration(session: AsyncSession, day: str) -> bool:
+    """Stage the day's recalibration in the outbox (in the caller's transaction), once per
+    day whichever process or restart asks (the job id is the day): like every job it is
+    redelivered until it completes, so a Redis or database outage delays it instead of
+    skipping the day."""
+    return await OutboxRepository(session).stage_once(
+        "recalibrate", [], job_id=f"recalibrate:{day}"
+    )

@@ -10,21 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.session import create_engine, create_sessionmaker
 from app.db.transaction import reading, transaction
 from app.llm.registry import ProviderRegistry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
+from app.pipeline.graph import SolveGraph, build_graph
+from app.providers import open_providers
 from app.retrieval.bank import ProblemBankRetriever
+from app.services.provider_counts import ProviderResultCounts, new_provider_counts
+from app.services.scan_jobs import ScanJobServices
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration_files import CalibrationFiles
-
-if TYPE_CHECKING:
-    from app.worker.queue import TaskQueue
+from app.worker.task_queue import TaskQueue
 
 JOB_CONTEXT_KEY = "solveverify"
 
@@ -36,9 +39,11 @@ class JobContext:
     registry: ProviderRegistry
     sandbox: SymbolicSandbox
     queue: TaskQueue
-    # What pipeline runs use in this process (the server's requests and queued scans alike);
-    # None only where a test builds a context for jobs that run no pipeline.
-    pipeline: PipelineContext | None = None
+    # What queued scans run with, built once with the context (open_job_context): the
+    # process's pipeline context (the server's requests and queued scans share it), the
+    # compiled graph and the provider counts. None only where a test builds a context for
+    # jobs that run no scan.
+    scans: ScanJobServices | None = None
     # Wakes this process's outbox relay once a job's transaction staged follow-up jobs: set
     # by the server (open_resources) and the worker (its startup), which run a relay. None
     # where no relay runs in the process (`solveverify calibrate`, tests): the staged rows
@@ -69,13 +74,13 @@ async def open_job_context(
     sessionmaker: async_sessionmaker[AsyncSession] | None = None,
     providers: tuple[SymbolicSandbox, ProviderRegistry] | None = None,
     pipeline: PipelineContext | None = None,
+    graph: SolveGraph | None = None,
+    provider_counts: ProviderResultCounts | None = None,
 ) -> JobContext:
     """Open what jobs need (engine, sandbox, providers, the pipeline context), closed with
     `stack`. A process that has some of them open already (the API server) passes them in:
-    its queued scans then run with the same OCR engine and calibrators as its requests."""
-    from app.db.session import create_engine, create_sessionmaker
-    from app.resources import open_providers
-
+    its queued scans then run with the same OCR engine and calibrators as its requests. A
+    pipeline context made here has its problem bank warmed before the first scan."""
     if sessionmaker is None:
         engine = create_engine(settings.database)
         stack.push_async_callback(engine.dispose)
@@ -86,7 +91,15 @@ async def open_job_context(
         sandbox, registry = providers
     if pipeline is None:
         pipeline = build_pipeline_context(settings, sessionmaker, registry, sandbox)
-    return JobContext(settings, sessionmaker, registry, sandbox, queue, pipeline)
+        assert isinstance(pipeline.retriever, ProblemBankRetriever)
+        await pipeline.retriever.warm_up()
+    scans = ScanJobServices(
+        settings=settings,
+        graph=graph or build_graph(),
+        pipeline=pipeline,
+        provider_counts=provider_counts or new_provider_counts(),
+    )
+    return JobContext(settings, sessionmaker, registry, sandbox, queue, scans)
 
 
 def build_pipeline_context(

@@ -19,44 +19,27 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from arq import ArqRedis, Retry, create_pool
 from arq.connections import RedisSettings
 from arq.constants import in_progress_key_prefix
 from arq.jobs import Job, JobStatus
 from arq.typing import WorkerCoroutine
-from redis.exceptions import RedisError
 
-from app.db.errors import is_try_later
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository, outbox_job_id
 from app.llm.budget import Purpose, llm_purpose
+from app.services.job_signals import Erased, RetryLater, is_transient
 from app.worker.context import JOB_CONTEXT_KEY, JobContext
+from app.worker.task_queue import TaskQueue
+
+# The retry contract's signals and the queue protocol, as callers have always named them.
+__all__ = ["Erased", "RetryLater", "TaskQueue", "is_transient"]
 
 log = logging.getLogger(__name__)
 
 Task = Callable[..., Awaitable[Any]]
-
-
-class RetryLater(Exception):
-    """Raised by a task whose failure is worth another try (an unreadable model reply, a
-    transient outage): the queue runs the job again after `delay_s`."""
-
-    def __init__(self, reason: str, delay_s: float = 5.0) -> None:
-        super().__init__(reason)
-        self.delay_s = delay_s
-
-
-class Erased(Exception):
-    """Raised by a task whose scan or solution was erased (DELETE /v1/scans/{id}) while it
-    worked, e.g. while it waited on a model: nothing to store and nothing failed. The job ends,
-    acknowledged, with the reason as its result."""
-
-
-def is_transient(exc: BaseException) -> bool:
-    """The database or Redis is away or busy: worth another try later, not a failure."""
-    return is_try_later(exc) or isinstance(exc, RedisError | OSError)
 
 
 def backoff_s(attempt: int, cap_s: float = 60.0) -> float:
@@ -116,22 +99,6 @@ def for_arq(task: Task, name: str | None = None) -> WorkerCoroutine:
         return result
 
     return run
-
-
-class TaskQueue(Protocol):
-    async def enqueue(
-        self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
-    ) -> bool:
-        """True when the job was queued, False when a job with that id already exists."""
-        ...
-
-    async def is_pending(self, job_id: str) -> bool:
-        """Is the job with this id waiting or running in the queue?"""
-        ...
-
-    async def ping(self) -> bool: ...
-
-    async def close(self) -> None: ...
 
 
 class InProcessQueue:

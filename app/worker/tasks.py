@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import logging
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 
+from app.analytics.calibration_data import labelled_outcomes_from
 from app.db.documents import DeepEvaluation
 from app.db.repositories.scans import ScanRepository
 from app.llm.errors import BudgetExhausted
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
+from app.services.scan_jobs import run_queued_scan
+from app.verification.outcomes import fit_with_promise
 from app.worker.checks import consensus_check
 from app.worker.context import job_context
+from app.worker.engineering import engineer_verifier_sets
 from app.worker.mars import mars_second_chance
 from app.worker.queue import RetryLater, Task
 from app.worker.spot_check import spot_check
@@ -98,8 +103,6 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
 async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
     """The periodic refit: the calibrator, then the engineered verifier sets per subject
     (app/worker/engineering.py), each from the outcomes labelled so far."""
-    from app.worker.engineering import engineer_verifier_sets
-
     calibrated = await _refit_calibrator(ctx, min_samples)
     return f"{calibrated}; {await engineer_verifier_sets(job_context(ctx))}"
 
@@ -107,11 +110,6 @@ async def recalibrate(ctx: dict[str, Any], min_samples: int = 50) -> str:
 async def _refit_calibrator(ctx: dict[str, Any], min_samples: int) -> str:
     """Refit the calibrator and its precision threshold on the labelled outcomes (proofs,
     ground-truth matches, tier-2 agreement, credible spot checks), periodically."""
-    from datetime import UTC, datetime
-
-    from app.analytics.calibration_data import labelled_outcomes_from
-    from app.verification.outcomes import fit_with_promise
-
     jobs = job_context(ctx)
     verify = jobs.settings.verify
     path = verify.calibration_path
@@ -138,14 +136,14 @@ async def _refit_calibrator(ctx: dict[str, Any], min_samples: int) -> str:
 
 async def run_scan(ctx: dict[str, Any], scan_id: str) -> str:
     """Solve a scan queued by `POST /v1/scans` (Prefer: respond-async, or past the deadline)."""
-    from app.services.scan_jobs import run_queued_scan, scan_services_for
-
     jobs = job_context(ctx)
-    services = await scan_services_for(jobs)
+    scans = jobs.scans
+    if scans is None:
+        raise RuntimeError("this job context runs no scans (built without open_job_context)")
     return await run_queued_scan(
-        services,
-        services.graph,
-        services.pipeline,
+        scans,
+        scans.graph,
+        scans.pipeline,
         jobs.sessionmaker,
         uuid.UUID(scan_id),
         wake_outbox=jobs.wake_outbox,

@@ -18,7 +18,6 @@ from app.main import create_app
 from app.pipeline.graph import build_graph
 from app.resources import Resources
 from app.schemas.events import EVENT_SCHEMAS
-from app.services.scan_jobs import scan_services_for
 from app.verification.calibration import Calibrator
 from tests.fixtures.polling import until_final
 
@@ -123,7 +122,7 @@ async def test_a_failed_streams_payload_validates(
 ) -> None:
     # As tests/api/test_scan_failures.py: a calibration that raises inside QUICK_VERIFY.
     broken = Calibrator(features=["approval_fraction", "programmatic"], weights=[1.0])
-    jobs = await scan_services_for(services.queue.context)  # type: ignore[attr-defined]
+    jobs = services.queue.context.scans  # type: ignore[attr-defined]
     monkeypatch.setattr(jobs, "pipeline", replace(jobs.pipeline, calibrator=broken))
     response = await live.post(
         "/v1/scans", json={"text": "Solve 2x + 3 = 11"}, headers={"Prefer": "respond-async"}

@@ -14,7 +14,7 @@ import httpx
 
 from app.db.repositories.scan_events import ScanInputRepository
 from app.resources import Resources
-from app.services.scan_jobs import INTERNAL_ERROR, scan_services_for
+from app.services.scan_jobs import INTERNAL_ERROR
 from app.verification.calibration import Calibrator
 from tests.fixtures.polling import until_final
 
@@ -25,7 +25,7 @@ async def test_unexpected_exception_ends_the_scan_failed(
     # A calibration file whose weights do not match its features: predict() raises inside
     # QUICK_VERIFY, which nothing in the pipeline expects.
     broken = Calibrator(features=["approval_fraction", "programmatic"], weights=[1.0])
-    jobs = await scan_services_for(services.queue.context)  # type: ignore[attr-defined]
+    jobs = services.queue.context.scans  # type: ignore[attr-defined]
     monkeypatch.setattr(jobs, "pipeline", replace(jobs.pipeline, calibrator=broken))
 
     response = await live.post(

@@ -9,14 +9,17 @@ import uuid
 from sqlalchemy import select
 
 from app.db.models import OutboxMessage
-from app.resources import Resources
+from app.resources import Resources, unit_of_work
 from app.services.upkeep import stage_daily_recalibration
 
 
 async def test_staged_once_a_day_and_completed(services: Resources) -> None:
     day = f"test-{uuid.uuid4().hex}"  # not today's: the app's own upkeep staged that one
-    assert await stage_daily_recalibration(services, day) is True
-    assert await stage_daily_recalibration(services, day) is False  # another process, a restart
+    # Each in its own transaction, as the upkeep loop stages it (committed, the relay woken).
+    async with unit_of_work(services) as session:
+        assert await stage_daily_recalibration(session, day) is True
+    async with unit_of_work(services) as session:  # another process, a restart
+        assert await stage_daily_recalibration(session, day) is False
 
     job_id = f"recalibrate:{day}"
     for _ in range(100):

@@ -8,7 +8,6 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 from app.resources import open_resources, reload_calibration
-from app.services.scan_jobs import scan_services_for
 from app.settings import Settings
 from app.verification.calibration import Calibrator
 from app.worker.context import open_job_context
@@ -34,7 +33,7 @@ async def test_the_in_process_queue_runs_scans_with_the_refit(
     path = tmp_path / "calibration.json"
     fitted(-2.0).save(path)
     async with open_resources(with_calibration(database_url, path), migrate=False) as services:
-        jobs = await scan_services_for(services.queue.context)  # type: ignore[attr-defined]
+        jobs = services.queue.context.scans  # type: ignore[attr-defined]
         assert jobs.pipeline is services.pipeline  # one context: one OCR engine, one holder
         with jobs.pipeline.for_run() as run:
             assert run.calibrator == fitted(-2.0)
@@ -53,7 +52,8 @@ async def test_a_worker_runs_scans_with_the_refit(database_url: str, tmp_path: P
     async with AsyncExitStack() as stack:
         # As the worker's startup opens it (app/worker/settings.py), with no server around.
         jobs = await open_job_context(settings, stack, InProcessQueue(TASKS))
-        scans = await scan_services_for(jobs)
+        scans = jobs.scans
+        assert scans is not None  # built with the context, its own pipeline context
         with scans.pipeline.for_run() as run:
             assert run.calibrator == fitted(-2.0)
         fitted(-1.25).save(path)
