@@ -126,9 +126,15 @@ class LinePosition:
 
     def mark_raised(self, glyphs: list[Glyph]) -> None:
         """These are raised, whatever the line's baseline says (a power placed against the
-        fraction or radical before it): never the base of what follows."""
+        fraction or radical before it): never the base of what follows, and not where the
+        line sits (beside `\\frac{2}{5}^{2}` the line may hold only a broken `?`, whose
+        hook would be a subscript under a baseline taken at the power's foot)."""
         for glyph in glyphs:
             self._raised[glyph.label] = True
+        rest = [g for g in self.letters if not self._raised.get(g.label, False)]
+        whole = [g for g in rest if g.height >= 0.5 * self.size]
+        if glyphs and whole:
+            self.baseline = _baseline(whole, 0.12 * self.size)
 
     def base_before(self, x: float) -> Glyph | None:
         """The last character ending left of `x` that sits on the line (not raised)."""
@@ -193,7 +199,7 @@ class StructuredReader:
         for upper, lower in pairwise(rows):
             if _too_close(upper, lower, self.ink.char_height):
                 raise Unread("lines too close to be separate lines (stacked notation?)")
-        return "\n".join(self._sequence(row) for row in rows)
+        return _lower_x("\n".join(self._sequence(row) for row in rows))
 
     def _sequence(self, nodes: list[Node]) -> str:
         if overbar(nodes, self.ink.char_height):
@@ -300,6 +306,15 @@ class StructuredReader:
             return Token(f" {numerator}/{denominator}", stacked=True)  # 1 1/2: mixed number
         return Token(f"({numerator})/({denominator})", fraction=True, stacked=True)
 
+    def _sized_height(self, line: LinePosition | None) -> float:
+        """The height of the line's character-sized pieces: the dots of '÷' beside a fraction
+        (`8\\div\\frac{1}{2}`: the line's pieces are 8 and two dots) do not make the 8 "far
+        taller than its line"."""
+        if line is None:
+            return self.ink.char_height
+        sized = [g.height for g in line.letters if max(g.height, g.width) >= 0.3 * line.size]
+        return max(line.height, float(np.median(sized))) if sized else line.height
+
     def _run(
         self, run: list[Piece], line: LinePosition | None, after: Fraction | Radical | None = None
     ) -> str:
@@ -316,11 +331,12 @@ class StructuredReader:
         text = text.strip()
         if not text or min(score, second) < MIN_RUN_SCORE:
             raise Unread("some text could not be read with confidence")
-        if plain_symbols(again) != plain_symbols(text):
-            raise Unread("two readings of the same symbols disagree")
+        scripted = _looks_differ(text, again)
+        if scripted and any(scripted):
+            text = text.translate(_PLAIN_DIGITS)  # the ink decides what is raised
         kept = [g for g in glyphs if not self.ink.is_speck(g)]
         bars = {g.label for g in kept if self.ink.is_bar(g)}
-        height = line.height if line is not None else self.ink.char_height
+        height = self._sized_height(line)
         if stacked(kept, self.ink.char_height, bars) or too_tall(
             [g for g in kept if g.label not in bars], height
         ):
@@ -364,7 +380,20 @@ class StructuredReader:
             for col in columns
         )
         if sunk > sum(c in _SUBSCRIPTS for c in text):
+            if scripted is not None:
+                # Looks that differed never ended the attempts before the ink settled them;
+                # they do not now (a wrong tilt sinks a digit that another look reads).
+                raise Unread("a lowered symbol where the two readings differed")
             raise UnreadStructure("a lowered symbol (a subscript) was not read")
+        if (
+            scripted
+            and any(scripted)
+            and (
+                len(scripted) != len(raised)
+                or any(up and not ink_up for up, ink_up in zip(scripted, raised, strict=True))
+            )
+        ):
+            raise Unread("a symbol one reading wrote raised is not raised in the ink")
         if any(raised):
             return _place_scripts(text, raised, based=power_after > 0)
         if not chinese and len(chars) < len(columns):
@@ -444,6 +473,41 @@ def too_tall(glyphs: list[Glyph], char_height: float) -> bool:
 def plain_symbols(text: str) -> str:
     """The symbols of a reading, lookalikes mapped, spaces aside."""
     return "".join(_LOOKALIKES.get(c, c) for c in text if not c.isspace())
+
+
+def _any_dot(text: str) -> str:
+    """Which dot the recognizer writes (`3·4` or `3.4`) is left to the ink: `_marks` places
+    each dot against its neighbours, so two looks that differ only there agree. So is the
+    case of a lone x (`_lower_x`)."""
+    return "".join("." if c in _DOTS else c for c in plain_symbols(text)).replace("X", "x")
+
+
+_LONE_X = re.compile(r"(?<![A-Za-z])[xX](?![A-Za-z])")
+
+
+def _lower_x(text: str) -> str:
+    """The recognizer writes a lone italic x, cropped alone, as often `X` as `x` (DejaVu's
+    `\\frac{x}{2}`): every lone x is written `x`, the unknown either way. Both cases on one
+    page may be two letters or one letter read two ways: not read."""
+    cases = {m.group(0) for m in _LONE_X.finditer(text)}
+    if len(cases) > 1:
+        raise Unread("a lone x was read in both cases (one letter, or two?)")
+    return _LONE_X.sub("x", text)
+
+
+def _looks_differ(text: str, again: str) -> list[bool] | None:
+    """The two looks at a run must agree on its symbols (Unread otherwise). Where they differ
+    only in the dot (`_any_dot`), the case of x, or which digits the recognizer wrote raised
+    (`2⁵` and `25`, `2¹0` and `210`: cm's small powers), the ink decides instead: returned
+    are the columns either look wrote raised (one per symbol, spaces aside), each of which
+    the ink must find raised too. None: the looks are the same."""
+    if plain_symbols(text) == plain_symbols(again):
+        return None
+    first, second = _any_dot(text), _any_dot(again)
+    if first.translate(_PLAIN_DIGITS) != second.translate(_PLAIN_DIGITS):
+        raise Unread("two readings of the same symbols disagree")
+    written = _SUPERSCRIPTS + "⁻"
+    return [a in written or b in written for a, b in zip(first, second, strict=True)]
 
 
 def _too_close(upper: list[Node], lower: list[Node], char_height: float) -> bool:

@@ -128,6 +128,25 @@ def _is_fraction_side(side: list[Node], char_height: float) -> bool:
     )
 
 
+def _divide_sign(bar: Piece, above: list[Node], below: list[Node], char_height: float) -> bool:
+    """A bar with one round dot right over its middle and one right under it: '÷'. Its dots
+    can be as big as a quarter of the fractions' digits beside it (cm at 44 pt), so they pass
+    for a numerator and a denominator by size alone."""
+    if len(above) != 1 or len(below) != 1:
+        return False
+    for dot in (above[0], below[0]):
+        if not isinstance(dot, Piece) or dot.bar:
+            return False
+        box = dot.box
+        size = max(box.width, box.height)
+        if size > 0.35 * char_height or min(box.width, box.height) < 0.6 * size:
+            return False
+        middle = (box.left + box.right) / 2
+        if abs(middle - (bar.box.left + bar.box.right) / 2) > 0.15 * bar.box.width:
+            return False
+    return True
+
+
 def _radical_shape(ink: Ink, glyph: Glyph, body: list[Node]) -> bool:
     """A radical sign: its right end is only the top stroke, which runs over the whole body
     as a thin horizontal bar (nothing of the sign lower down over the body: the diagonal of
@@ -203,7 +222,11 @@ def _widest_fraction(ink: Ink, nodes: list[Node]) -> tuple[Piece, list[Node], li
         others = [n for n in nodes if n is not bar]
         above = _stack(bar.box, others, ink.char_height, upward=True)
         below = _stack(bar.box, others, ink.char_height, upward=False)
-        if _is_fraction_side(above, ink.char_height) and _is_fraction_side(below, ink.char_height):
+        if (
+            _is_fraction_side(above, ink.char_height)
+            and _is_fraction_side(below, ink.char_height)
+            and not _divide_sign(bar, above, below, ink.char_height)
+        ):
             return bar, above, below
     return None
 
