@@ -9,7 +9,7 @@ and the request id, not its message (a database error's message holds the statem
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -54,11 +54,31 @@ def invalid_request(problems: Iterable[Mapping[str, Any]], *, loc_prefix: int = 
     """The one formatter of validation errors (pydantic's, from FastAPI or our own parsing):
     field and problem only, never the rejected input. `loc_prefix` drops FastAPI's "body"."""
     details = [
-        {"field": ".".join(str(p) for p in e["loc"][loc_prefix:]) or "body", "problem": e["msg"]}
+        {"field": _field(e["loc"][loc_prefix:], e["type"]), "problem": _problem(e)}
         for e in problems
     ]
     message = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
     return ApiError(422, "invalid_request", message, details=details)
+
+
+# Problems whose pydantic message quotes the rejected input: a fixed message instead.
+_FIXED_PROBLEMS = {
+    "extra_forbidden": "not a field of this request",
+    "uuid_parsing": "Input should be a valid UUID",
+    "uuid_type": "Input should be a valid UUID",
+}
+
+
+def _field(loc: Sequence[int | str], kind: str) -> str:
+    """The field's path; an unknown field's name is the caller's text, never repeated."""
+    names = [str(p) for p in loc]
+    if kind == "extra_forbidden" and names:
+        names[-1] = "(unknown field)"
+    return ".".join(names) or "body"
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    return _FIXED_PROBLEMS.get(error["type"], error["msg"])
 
 
 def parse_or_422(model: type[Model], data: bytes | Mapping[str, Any], **context: Any) -> Model:

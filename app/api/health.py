@@ -12,6 +12,8 @@ from app.api.deps import ServicesDep
 from app.db.session import ping_database
 
 log = logging.getLogger(__name__)
+# A probe that finds a dependency down asks again after this long (restarts take seconds).
+NOT_READY_RETRY_AFTER_S = 5
 router = APIRouter(tags=["health"])
 
 
@@ -34,4 +36,5 @@ async def readyz(services: ServicesDep) -> JSONResponse:
     return JSONResponse(
         {"status": "ready" if ready else "not ready", "checks": checks},
         status_code=200 if ready else 503,
+        headers=None if ready else {"Retry-After": str(NOT_READY_RETRY_AFTER_S)},
     )

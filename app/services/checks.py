@@ -14,7 +14,6 @@ without steps, and the CLI's checks, are not stored.
 from __future__ import annotations
 
 import asyncio
-import logging
 import uuid
 from dataclasses import dataclass
 from typing import Protocol
@@ -25,6 +24,7 @@ from app.analysis.classifier import detect_language
 from app.db.models import Check, CheckVerdict
 from app.db.repositories.checks import CheckRepository
 from app.pipeline.context import PipelineContext
+from app.pipeline.nodes.retrieve import similar_problems
 from app.pipeline.verification_stages import validation_stages
 from app.schemas.checks import MAX_STEP_CHARS, MAX_STEPS, CheckResponse, StepCheck
 from app.services.scans import UnreadableInput
@@ -33,8 +33,6 @@ from app.settings import Settings
 from app.verification.admission import admitted_verifiers
 from app.verification.validator import ValidationOutcome, validate
 from app.verification.verdict import Verdict
-
-log = logging.getLogger(__name__)
 
 # Shown with the model verifier's prompt, where a scan shows the solver's steps.
 NO_STEPS = "(the student gave only the final answer)"
@@ -236,13 +234,7 @@ def _incomplete_reading(
 
 async def _bank_answer(ctx: PipelineContext, text: str) -> str | None:
     """The known answer of this very problem in the bank (as RETRIEVE finds ground truth)."""
-    if ctx.retriever is None:
-        return None
-    try:
-        examples = await ctx.retriever.similar(text, ctx.top_k)
-    except Exception:  # the bank is an aid: a failed lookup only means no ground truth
-        log.exception("problem bank lookup failed")
-        return None
+    examples = await similar_problems(ctx, text) or []
     return next((e.final_answer for e in examples if e.same_problem), None)
 
 

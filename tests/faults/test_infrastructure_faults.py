@@ -80,6 +80,9 @@ def test_redis_down_scans_answered_and_evaluations_delivered_later(
         before = [post(base, n) for n in range(1, 3)]
         redis.stop()
         during = [post(base, n) for n in range(3, 6)]  # still answered, with the badge
+        ready = httpx.get(f"{base}/readyz", timeout=10)  # a probe is told when to ask again
+        assert ready.status_code == 503 and ready.headers["retry-after"] == "5", ready.headers
+        assert ready.json()["checks"] == {"database": "ok", "queue": "down"}
         assert all(b["verification_status"] == "verified" for b in before + during)
 
         def pending() -> int:

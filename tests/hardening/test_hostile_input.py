@@ -88,6 +88,20 @@ async def test_hints_with_control_characters_are_refused(client: httpx.AsyncClie
     assert response.json()["error"]["details"][0]["field"] == "subject"
 
 
+async def test_refusals_do_not_repeat_the_callers_text(client: httpx.AsyncClient) -> None:
+    """An unknown field's name and a malformed id are the caller's text: not echoed."""
+    secret = "my secret homework 2x+3=11 <script>" + "y" * 3000
+    response = await client.post("/v1/checks", json={"problem": "1+1", "answer": "2", secret: 1})
+    assert_refused(response, 422, "invalid_request")
+    assert "secret" not in response.text and "script" not in response.text
+    assert response.json()["error"]["details"] == [
+        {"field": "(unknown field)", "problem": "not a field of this request"}
+    ]
+    response = await client.get("/v1/scans/not-a-uuid%00secret")
+    assert response.status_code == 422 and "secret" not in response.text, response.text
+    assert "\\u0000" not in response.text
+
+
 async def test_multipart_text_is_checked_too(client: httpx.AsyncClient) -> None:
     files = {"image": ("p.png", images.problem_png(), "image/png")}
     response = await client.post("/v1/scans", files=files, data={"text": "x\x00"})

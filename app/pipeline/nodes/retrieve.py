@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from app.outage import Outage
 from app.pipeline.context import PipelineContext
-from app.pipeline.state import SolveState
+from app.pipeline.state import Example, SolveState
 
 # The bank is an aid: while it cannot be read (a database outage) scans go on without it.
 bank_outage = Outage(
@@ -19,15 +19,22 @@ bank_outage = Outage(
 )
 
 
-async def retrieve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
-    retriever = runtime.context.retriever
-    if retriever is None:
-        return {}
+async def similar_problems(ctx: PipelineContext, text: str) -> list[Example] | None:
+    """The bank's problems like this one; None without a bank or while it cannot be read."""
+    if ctx.retriever is None:
+        return None
     try:
-        examples = await retriever.similar(state.problem_text, runtime.context.top_k)
+        examples = await ctx.retriever.similar(text, ctx.top_k)
     except Exception as exc:  # the bank is an aid: a failed lookup must not fail the request
         bank_outage.failed(exc)
-        return {}
+        return None
     bank_outage.answered()
+    return examples
+
+
+async def retrieve(state: SolveState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
+    examples = await similar_problems(runtime.context, state.problem_text)
+    if examples is None:
+        return {}
     same = next((e for e in examples if e.same_problem), None)
     return {"examples": examples, "ground_truth": same.final_answer if same else None}
