@@ -355,7 +355,10 @@ class JobSettings(BaseSettings):
 
     model_config = _group("SOLVEVERIFY_WORKER_")
 
-    max_tries: int = 5
+    # Transient failures (the database or Redis away) are retried 1, 2, 4 ... 60 s apart: eight
+    # tries ride out a two-minute restart. Five (30 s) left a scan `running` after a one-minute
+    # Postgres restart until the outbox delivered it again (redeliver_after_s, six minutes).
+    max_tries: int = 8
     # A job running longer is cancelled; one whose worker died is run again after this + 10 s.
     job_timeout_s: float = 300.0
     # The outbox relay: how often it looks for jobs that could not be enqueued (Redis down),
