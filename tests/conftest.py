@@ -216,5 +216,7 @@ def with_clients(services: Resources, monkeypatch: pytest.MonkeyPatch):
         base = [services.registry.get("symbolic")] if symbolic else []
         registry = build_registry(services.settings.llm.default_provider_order, [*base, *clients])
         monkeypatch.setattr(services, "pipeline", replace(services.pipeline, registry=registry))
+        jobs = services.queue.context.scans  # type: ignore[attr-defined]  # queued scans too
+        monkeypatch.setattr(jobs, "pipeline", replace(jobs.pipeline, registry=registry))
 
     return add

@@ -227,11 +227,16 @@ async def _events(
             if final_seq is None and not events:  # resumed after the final event
                 final_seq = await repo.final_seq(scan_id, FINAL_KINDS)
                 quiet_since = time.monotonic() if final_seq is not None else None
-            solutions = await ScanRepository(session).solution_states(scan_id)
+            scans = ScanRepository(session)
+            # Erased while the stream was open: nothing more will come (a reconnect gets 404).
+            erased = not events and not await scans.scan_exists(scan_id)
+            solutions = await scans.solution_states(scan_id)
             owed = final_seq is not None and await OutboxRepository(session).owes_jobs_about(
                 [str(solution.id) for solution in solutions]
             )
             await session.rollback()
+        if erased:
+            return
         chunks: list[str] = []
         for seq, kind, data in events:
             chunks.append(sse(seq, kind, data))

@@ -17,6 +17,7 @@ from app.resources import Resources
 from app.services.scan_jobs import INTERNAL_ERROR
 from app.verification.calibration import Calibrator
 from tests.fixtures.polling import until_final
+from tests.fixtures.providers import solver
 
 
 async def test_unexpected_exception_ends_the_scan_failed(
@@ -48,3 +49,23 @@ async def test_unexpected_exception_ends_the_scan_failed(
     async with services.sessionmaker() as session:
         pending = await ScanInputRepository(session).pending_scan_ids()
     assert scan["id"] not in {str(p) for p in pending}
+
+
+async def test_erasing_a_scan_ends_its_open_stream(live: httpx.AsyncClient, with_clients) -> None:
+    """A stream open on a running scan ends when the scan is erased (it kept sending
+    keep-alives until its lifetime ran out); a reconnect is told the scan is gone."""
+    with_clients(solver("slow", "42", delay_s=30), symbolic=False)
+    response = await live.post(
+        "/v1/scans",
+        json={"text": "A farmer has 6 rows of 7 trees. How many trees?"},
+        headers={"Prefer": "respond-async"},
+    )
+    assert response.status_code == 202, response.text
+    location = response.headers["location"]
+    stream = asyncio.create_task(live.get(f"{location}/events"))
+    await asyncio.sleep(0.5)  # the stream is open and the scan running
+    assert not stream.done(), (await stream).text  # the slow solver still answers
+    assert (await live.delete(location)).status_code == 204
+    ended = await asyncio.wait_for(stream, 5)
+    assert ended.status_code == 200
+    assert (await live.get(f"{location}/events")).status_code == 404

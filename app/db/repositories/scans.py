@@ -148,6 +148,9 @@ class ScanRepository:
         )
         return [SolutionState(row[0], list(row[1] or []), row[2], row[3], row[4]) for row in rows]
 
+    async def scan_exists(self, scan_id: uuid.UUID) -> bool:
+        return await self.session.scalar(select(Scan.id).where(Scan.id == scan_id)) is not None
+
     async def solution_exists(self, solution_id: uuid.UUID) -> bool:
         found = await self.session.scalar(select(Solution.id).where(Solution.id == solution_id))
         return found is not None
