@@ -17,6 +17,7 @@ from app.symbolic.evaluation import evaluate
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.units import split_unit
+from app.symbolic.worked_out import worked_out
 
 _ANSWER_PREFIX = re.compile(
     r"^(?:解得|解之得|所以|因此)\s*[:：,，]?\s*"
@@ -62,6 +63,9 @@ class Candidate:
     assignments: tuple[dict[str, sp.Expr], ...] = ()
     text: str = ""  # the cleaned text, for the rounding rule
     tuple_form: bool = False  # "(6, 4)": values in the order of the variables
+    # Every value as written is worked out (worked_out.py): "7 * 8" has the value of 56 but
+    # is not an answer to "7 × 8 = ?"; only an approval looks at it.
+    worked_out: bool = True
 
 
 def _expand_plus_minus(text: str) -> str:
@@ -116,14 +120,19 @@ def _strip_unit(text: str, units: frozenset[str] | None) -> str:
     return text[: m.start()]
 
 
-def parse_value(text: str, units: frozenset[str] | None = None, *, euler: bool = False) -> sp.Expr:
-    """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'. `euler`: the
-    letter e is Euler's number (the answer to ln(x) = 1, where the problem has no letter e)."""
+def value_text(text: str, units: frozenset[str] | None = None) -> str:
+    """The number as written, its currency sign and a unit the problem uses gone."""
     text = _CURRENCY.sub("", text.strip())
     number, unit = split_unit(text)
     if unit is not None and units is not None and unit in units:
         text = number  # "20 m/s" where the problem measures in m/s
-    text = _strip_unit(text, units).strip()
+    return _strip_unit(text, units).strip()
+
+
+def parse_value(text: str, units: frozenset[str] | None = None, *, euler: bool = False) -> sp.Expr:
+    """One numeric value: '-14', '1 7/12', 'sqrt(2)', '50%', '72 clips', '$72'. `euler`: the
+    letter e is Euler's number (the answer to ln(x) = 1, where the problem has no letter e)."""
+    text = value_text(text, units)
     if re.search(r"[<>∞\[\]]", text):
         raise ParseError("an interval or inequality")
     value = evaluate(parse_expression(text))
@@ -167,7 +176,8 @@ def read_candidate(
     if any("=" in p for p in parts):
         return _assignments(parts, variables, cleaned, units, euler)
     values = tuple(parse_value(p, units, euler=euler) for p in parts)
-    return Candidate("values", values, text=cleaned, tuple_form=tuple_form)
+    settled = all(worked_out(value_text(p, units)) for p in parts)
+    return Candidate("values", values, text=cleaned, tuple_form=tuple_form, worked_out=settled)
 
 
 def _assignments(
@@ -178,6 +188,7 @@ def _assignments(
     euler: bool = False,
 ) -> Candidate:
     solutions: list[dict[str, sp.Expr]] = [{}]
+    settled = True
     for part in parts:
         sides = [s.strip() for s in part.split("=")]
         if len(sides) != 2 or not re.fullmatch(r"[a-zA-Z]", sides[0]):
@@ -188,4 +199,5 @@ def _assignments(
         if name in solutions[-1]:
             solutions.append({})
         solutions[-1][name] = parse_value(sides[1], units, euler=euler)
-    return Candidate("assignments", assignments=tuple(solutions), text=cleaned)
+        settled = settled and worked_out(value_text(sides[1], units))
+    return Candidate("assignments", assignments=tuple(solutions), text=cleaned, worked_out=settled)

@@ -18,12 +18,12 @@ from functools import lru_cache
 
 import sympy as sp
 
-from app.symbolic.answers import Candidate, clean, parse_value, read_candidate
+from app.symbolic.answers import Candidate, clean, parse_value, read_candidate, value_text
 from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
 from app.symbolic.expressions import equivalent as expression_equivalent
-from app.symbolic.expressions import fully_factored, numbers_uncombined
+from app.symbolic.expressions import factor_left_to_cancel, fully_factored, numbers_uncombined
 from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
@@ -34,7 +34,9 @@ from app.symbolic.questions import read_count
 from app.symbolic.rounding import round_half_up, significant_places, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 from app.symbolic.solver import solve_problem
+from app.symbolic.stated import refutes
 from app.symbolic.units import convert, same_unit, split_unit, units_in
+from app.symbolic.worked_out import worked_out
 
 # math-verify warns on every call that we disabled its signal-based timeout; we bound time with
 # the sandbox instead, so the warning is noise.
@@ -44,6 +46,7 @@ MIN_ROUNDED_DECIMALS = 2  # 0.67 for 2/3: two places, two significant digits
 MIN_SIGNIFICANT_DIGITS = 3  # 333.3 for 1000/3: one place, but four significant digits
 _DEGREES = re.compile(r"°|\\circ|\bdeg(?:rees?)?\b|度", re.IGNORECASE)
 _ROUNDED_UNASKED = "a rounded value where no rounding was asked (mark it ≈ if it is meant so)"
+_NOT_WORKED_OUT = "the right value, not worked out (an operation is left to carry out)"
 _PERCENT_SUFFIX = re.compile(r"\s*(?:%|percent|per\s*cent)\s*\.?\s*$", re.IGNORECASE)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
@@ -54,6 +57,8 @@ class CheckResult:
     method: str  # substitution | evaluation | equivalence | none
     detail: str
     expected: str | None = None
+    # An abstention no other method may overturn: the right value, not worked out.
+    conclusive: bool = False
 
     @property
     def score(self) -> float | None:
@@ -114,6 +119,15 @@ def close_enough(
     return True if enough and rounding.approximate else None
 
 
+def _worked_out(cleaned: str, units: frozenset[str], percent: bool = False) -> bool:
+    """The value as written has nothing left to carry out (worked_out.py); a percent sign
+    only where a percent is asked: '1200%' is 12, but not an answer to 'what is 15% of 80'."""
+    written = value_text(cleaned, units)
+    if percent:
+        written = _PERCENT_SUFFIX.sub("", written)
+    return worked_out(written)
+
+
 def _places_written(text: str) -> int:
     """The decimal places a written number shows: 2 for '4.00', 0 for '4' or '1230'."""
     return max((len(places) for places in re.findall(r"\d*\.(\d+)", text)), default=0)
@@ -133,6 +147,11 @@ def _read(problem_text: str) -> tuple[MathProblem | None, SolutionSet | None, st
 def check_answer(problem_text: str, candidate: str) -> CheckResult:
     problem, truth, expected = _read(problem_text)
     if problem is None:
+        # The words are not understood, so nothing is approved; a value that breaks the
+        # equation the text states is still wrong (stated.py says when that is certain).
+        broken = refutes(problem_text, candidate)
+        if broken is not None:
+            return CheckResult("reject", "substitution", broken)
         return CheckResult("abstain", "none", "the problem is not one the symbolic checker reads")
     if not candidate or not candidate.strip():
         return CheckResult("reject", "none", "empty answer", expected)
@@ -185,7 +204,8 @@ def check_answer(problem_text: str, candidate: str) -> CheckResult:
     # LaTeX our reader does not know (\dfrac{}, \tfrac{}...): math-verify may approve a single
     # value, never reject, and never judge lists, tuples or intervals, whose reading is open.
     single = expected is not None and not re.search(r",| or |=|no |all ", expected)
-    if single and expected and "\\" in candidate and math_verify_equivalent(expected, candidate):
+    readable = "\\" in candidate and _latex_number(candidate)  # not a sum of two fractions
+    if single and expected and readable and math_verify_equivalent(expected, candidate):
         return CheckResult("approve", "equivalence", "equal to the exact answer", expected)
     return CheckResult("abstain", "none", "the answer could not be read with certainty", expected)
 
@@ -197,7 +217,9 @@ def _check_value(
     target: sp.Expr | None,
     units: frozenset[str],
     rounding: Rounding = EXACT,
+    percent: bool = False,
 ) -> CheckResult:
+    """`percent`: the answer is asked as a percent ("3/8 as a percent": 37.5%)."""
     claim = ellipsis_verdict(exact, candidate)
     if claim is not None:
         verdict = "approve" if claim else "reject"
@@ -216,6 +238,8 @@ def _check_value(
         cleaned = right.strip()
     value = parse_value(cleaned, units)
     close = close_enough(value, exact, cleaned, rounding)
+    if close and not _worked_out(cleaned, units, percent):
+        return CheckResult("abstain", "none", _NOT_WORKED_OUT, expected, conclusive=True)
     if close:
         return CheckResult("approve", "evaluation", "the answer equals the exact value", expected)
     if close is None:
@@ -305,8 +329,9 @@ def _check_expression(problem: MathProblem, candidate: str, expected: str | None
         raise ParseError("a letter the problem does not have")
     if not expression_equivalent(value, problem.expression):
         return CheckResult("reject", "equivalence", f"not equal to {expected}", expected)
-    if numbers_uncombined(value):  # "x(2 + 3)" for "Simplify 2x + 3x"
-        return CheckResult("abstain", "none", f"equal, but not in the form asked ({problem.form})")
+    if numbers_uncombined(value) or factor_left_to_cancel(value):
+        # "x(2 + 3)" for "Simplify 2x + 3x", "(x - 1)(x + 1)/(x - 1)": the work is left undone
+        return CheckResult("abstain", "none", _NOT_WORKED_OUT, expected, conclusive=True)
     if problem.form == "factor":
         factored = fully_factored(value)
         if factored is False:  # x(2x + 4), (2x - 4)(2x + 4): a teacher marks it wrong
@@ -385,7 +410,8 @@ def _check_form(
     form than asked (1/8 for 0.125, 45/100 for 9/20, 0.375 for 37.5%) is not judged."""
     if form == "prime_factors":
         return _check_prime_factors(exact, candidate, expected)
-    result = _check_value(exact, candidate, expected, None, units, rounding)
+    asked_percent = form == "percent"
+    result = _check_value(exact, candidate, expected, None, units, rounding, asked_percent)
     if result.verdict == "reject" and form == "percent" and "%" not in candidate:
         # "3/8 as a percent": 37.5 is the percent without its sign, not the value 37.5
         hundredfold = _check_value(100 * exact, candidate, expected, None, units, rounding)
@@ -500,6 +526,8 @@ def _check_solutions(
             return CheckResult("reject", "substitution", _failure(problem, proposal), expected)
     if None in holds:
         return CheckResult("abstain", "none", "substitution could not decide", expected)
+    if not read.worked_out:  # "x = 2 + 2", "x = 400%": the right value, not the answer asked
+        return CheckResult("abstain", "none", _NOT_WORKED_OUT, expected, conclusive=True)
     if not truth.assignments:
         return CheckResult("abstain", "none", "the checks disagree", expected)
     for solution in truth.assignments:
@@ -613,6 +641,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     names = sorted(set(re.findall(r"(?<![a-zA-Z])([a-zA-Z])\s*=", f"{a} ; {b}")))
     try:
         ca, cb = read_candidate(a, names, units), read_candidate(b, names, units)
+        if not (ca.worked_out and cb.worked_out):
+            return None  # "3/4 + 5/6" is 19/12 in value, not the same answer
         if {ca.kind, cb.kind} & {"none", "all"}:  # "no real solution", "all real numbers"
             return ca.kind == cb.kind
         if len(names) > 1 and ca.kind == cb.kind == "assignments":  # "x = 6, y = 4"
@@ -627,7 +657,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     if "=" not in a + b and (same := _same_expression(a, b)) is not None:
         return same
     if _plain_latex(a) and _plain_latex(b):
-        return math_verify_equivalent(a, b)
+        same = math_verify_equivalent(a, b)
+        return None if same and not (_latex_number(a) and _latex_number(b)) else same
     return None
 
 
@@ -707,6 +738,16 @@ def _units(problem_text: str) -> frozenset[str]:
         return words | units_in(normalize(problem_text))
     except ParseError:
         return words | units_in(problem_text)
+
+
+# One number in LaTeX: -\frac{3}{4}, \dfrac{19}{12}, 0.75 — no operation left to carry out.
+_LATEX_NUMBER = re.compile(
+    r"\$*\s*-?\s*(?:\d+(?:\.\d+)?|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\})\s*\$*"
+)
+
+
+def _latex_number(text: str) -> bool:
+    return _LATEX_NUMBER.fullmatch(text.strip()) is not None
 
 
 def _plain_latex(text: str) -> bool:

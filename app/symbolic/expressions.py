@@ -129,6 +129,28 @@ def _plain_number(expr: sp.Expr) -> bool:
     return False
 
 
+def factor_left_to_cancel(candidate: sp.Expr) -> bool:
+    """'(x - 1)(x + 1)/(x - 1)', 'x(x + 1)/x': a factor with letters written both above and
+    below the line (sympy cancels identical factors as it reads, so the value looks simplest)."""
+    for term in _written_terms(candidate):
+        factors = _top_factors(term)
+        below = [
+            evaluate(f.base)
+            for f in factors
+            if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp.is_negative
+        ]
+        above = [
+            evaluate(f)
+            for f in factors
+            if not (isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp.is_negative)
+        ]
+        if below and above:
+            common = sp.gcd(sp.Mul(*above), sp.Mul(*below))
+            if common.free_symbols:
+                return True
+    return False
+
+
 def _written_factors(expr: sp.Expr) -> list[sp.Expr]:
     """The factors of a product as written: 2x(x + 2) is 2, x and x + 2; (2x)^2 is 2 and x."""
     if isinstance(expr, sp.Mul):

@@ -84,12 +84,21 @@ class MathProblem:
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
-# not before another operation.
+# not before another operation. A chain ("20% of 50% of 80") is a product of its percents.
+_PERCENT = r"(?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?"
 _PERCENT_OF = re.compile(
-    r"(?<![\d./])((?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)"
+    rf"(?<![\d./])((?:{_PERCENT}\s*%\s*of\s*)+)(\d+(?:\.\d+)?)"
     r"(?![\d./]|\s*[+\-*/^])",  # "25% of 80 + 20": of 80, or of 100?
     re.IGNORECASE,
 )
+_ONE_PERCENT_OF = re.compile(rf"({_PERCENT})\s*%\s*of\s*", re.IGNORECASE)
+
+
+def _percents_of(match: re.Match[str]) -> str:
+    percents = _ONE_PERCENT_OF.findall(match.group(1))
+    return "".join(f"((({p})/100)*" for p in percents) + f"({match.group(2)})" + ")" * len(percents)
+
+
 _DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*degrees?\b", re.IGNORECASE)
 _TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
 _MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
@@ -110,7 +119,7 @@ def _prepare(text: str) -> tuple[str, str | None]:
     if percent and form:
         raise ParseError("two forms asked")
     text = spell_out(text)
-    text = _PERCENT_OF.sub(r"((\1)/100)*(\2)", text)
+    text = _PERCENT_OF.sub(_percents_of, text)
     text = _DEGREES.sub(r"\1°", text)
     if _TIMES_X.search(text):
         if re.search(r"=\s*[^\s?]", text):
@@ -159,7 +168,7 @@ def _math_mask(text: str) -> list[bool]:
     return mask
 
 
-def _runs(text: str) -> list[tuple[int, int]]:
+def math_runs(text: str) -> list[tuple[int, int]]:
     mask = _math_mask(text)
     spans: list[tuple[int, int]] = []
     start = None
@@ -244,7 +253,7 @@ def _read(original: str) -> MathProblem | None:
     joinable: list[tuple[int, int]] = []  # equations, conditions, mentions: "and" may join them
     previous_mention = False
     prev_end = 0
-    runs = _runs(text)
+    runs = math_runs(text)
     for index, (start, end) in enumerate(runs):
         run = text[start:end]
         gap = text[prev_end:start]

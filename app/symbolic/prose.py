@@ -105,6 +105,23 @@ _INSTRUCTIONS = [
 ]
 
 
+# How to work, not what to find: "show your work", "explain each step", "写出过程". Blanked as
+# whole phrases, with the brackets around them ("(show work)"), never word by word: "show that
+# x = 5 is a solution" asks another question, and its words make the reader abstain.
+_HOW_TO_WORK = (
+    r"(?:(?:and|then)\s+)?(?:please\s+)?(?:"
+    r"show\s+(?:all\s+)?(?:of\s+)?(?:your\s+|the\s+)?(?:work(?:ing)?|steps|reasoning)"
+    r"|explain\s+(?:each|every|all|your|the)\s+(?:steps?|reasoning|work(?:ing)?)"
+    r"|(?:work\s+it\s+out\s+|solve\s+it\s+)?step\s+by\s+step"
+    r"|请?(?:写出|写下|给出|写)(?:解题|计算|详细|完整|必要)?的?(?:过程|步骤)"
+    r"|要?写过程)"
+)
+_HOW_TO_WORK_PHRASES = [
+    re.compile(rf"\(\s*{_HOW_TO_WORK}\s*[.。]?\s*\)", re.IGNORECASE),
+    re.compile(rf"(?<![\w(]){_HOW_TO_WORK}(?![\w)])", re.IGNORECASE),
+]
+
+
 # "Give only the GCD as your final answer." drops only where the GCD is what is asked.
 _NAMED = {
     "gcd": re.compile(r"\bgcd\b|greatest\s+common|highest\s+common", re.IGNORECASE),
@@ -122,6 +139,8 @@ def strip_instructions(text: str) -> str:
             raise ParseError(f"the answer asked ({named.group(1)}) is not what is asked")
     for pattern, replacement in _INSTRUCTIONS:
         text = pattern.sub(replacement, text)
+    for pattern in _HOW_TO_WORK_PHRASES:
+        text = pattern.sub(" ", text)
     return text
 
 

@@ -18,7 +18,7 @@ def _words(text: str) -> frozenset[str]:
 # allowed only between two equations, conditions or mentions (prose.leftover_is_harmless).
 TASK_WORDS = _words(
     """
-    a an answer are assume be calculate compute determine equal equals equation equations
+    a an answer are assume be calculate carefully compute determine equal equals equation equations
     evaluate exact expression find for given if is let of please result s satisfies satisfy
     simplify solution solutions solve such suppose system that the then to value what whats
     when where which with
@@ -31,7 +31,7 @@ COUNT_WORDS = _words("do does have has there")
 # Words that only phrase arithmetic ("what is 17*23?", "calculate 3/4 + 5/6").
 INSTRUCTION_WORDS = _words(
     """
-    a an answer calculate compute determine evaluate find is of please result simplify the
+    a an answer calculate carefully compute determine evaluate find is of please result simplify the
     value what whats s work out
     """
 )

@@ -33,7 +33,11 @@ async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: s
         )
     if result.verdict == "abstain":
         return abstain(
-            "programmatic", f"symbolic:{result.method}", result.detail, _elapsed_ms(started)
+            "programmatic",
+            f"symbolic:{result.method}",
+            result.detail,
+            _elapsed_ms(started),
+            conclusive=result.conclusive,
         )
     return Verdict(
         result.verdict,  # type: ignore[arg-type]  # approve|reject: abstain returned above

@@ -2,7 +2,8 @@
 
 Stages are awaited lazily in priority order, so a programmatic verdict never pays for an LLM
 call. A stage that abstains is recorded and the next one runs; if all abstain the outcome is
-`passed=None` ("could not verify"), which the pipeline reports as unverified.
+`passed=None` ("could not verify"), which the pipeline reports as unverified. A conclusive
+abstention (the right value, not worked out) ends it there: unknown, never approved later.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ async def validate(stages: Sequence[Stage], thresholds: Thresholds) -> Validatio
     for stage in stages:
         verdict = await stage()
         verdicts.append(verdict)
+        if verdict.conclusive:
+            break  # "not worked out": unknown, whatever a later method would say
         if not verdict.decisive:
             continue
         assert verdict.score is not None

@@ -20,11 +20,23 @@ class Verdict:
     independent_answer: str | None = None
     latency_ms: float = 0.0
     tokens: int = 0
+    # An abstention that ends the validation: the value is right but the answer is not one to
+    # what is asked ("7 × 8" for "7 × 8 = ?"), so no later method may call it correct.
+    conclusive: bool = False
 
     @property
     def decisive(self) -> bool:
         return self.verdict != "abstain"
 
 
-def abstain(method: Method, verifier_id: str, why: str, latency_ms: float = 0.0) -> Verdict:
-    return Verdict("abstain", method, verifier_id, None, why, latency_ms=latency_ms)
+def abstain(
+    method: Method,
+    verifier_id: str,
+    why: str,
+    latency_ms: float = 0.0,
+    *,
+    conclusive: bool = False,
+) -> Verdict:
+    return Verdict(
+        "abstain", method, verifier_id, None, why, latency_ms=latency_ms, conclusive=conclusive
+    )

@@ -1,0 +1,100 @@
+"""Is a numeric answer worked out, as written? '19/12' is; '3/4 + 5/6', '2^10', '√16', '5!' are not.
+
+A question that asks for a value asks for the operations to be carried out: the problem copied
+back ("7 × 8" for "7 × 8 = ?") has the right value and answers nothing. An answer is worked out
+when every operation left in it is one that cannot be carried out further in exact numbers:
+a fraction or mixed number, a minus sign, a root in simplest radical form (2√3, not √12 or √16),
+a multiple of π, a sum whose terms do not combine (1 + √2), a function whose value is
+irrational (log_2(3)). Two numbers multiplied or added (7 × 8, 2 - 5/12, 15% × 80), a power or
+root of a number that has an exact value (2^10, √16), a factorial: not worked out. A power of
+ten too long to write out (10^999, 3 × 10^20) is a final form.
+
+The check reads the parser's unevaluated tree, where "3/4" is already one number; it never
+approves on its own, it only keeps an equal value from being approved.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from app.symbolic.evaluation import evaluate
+from app.symbolic.normalize import ParseError
+from app.symbolic.parsing import parse_expression
+
+# expand_mixed_numbers writes "1 7/12" as "(1+7/12)": one number, as the student wrote it.
+_MIXED = re.compile(r"\((\d+)\+(\d+)/(\d+)\)")
+_LETTER_E = sp.Symbol("e")
+_CONSTANTS = (sp.pi, sp.E, _LETTER_E)
+_WRITTEN_OUT_AT_MOST = 15  # digits: a larger power of ten may stay one
+
+
+def worked_out(text: str) -> bool:
+    """`text`: one value as the checker reads it (cleaned, unit and currency gone). False also
+    when it cannot be read: the caller has read it already, so that does not happen."""
+    plain = _MIXED.sub(lambda m: f"({int(m[1]) * int(m[3]) + int(m[2])}/{m[3]})", text)
+    try:
+        return _settled(parse_expression(plain))
+    except (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError):
+        return False
+
+
+def _settled(expr: sp.Expr) -> bool:
+    if expr.is_Atom:
+        return True
+    if isinstance(expr, sp.Mul):
+        return _product_settled(_factors(expr))
+    if isinstance(expr, sp.Add):
+        return _sum_settled(list(expr.args))
+    if isinstance(expr, sp.Pow):
+        return _power_settled(expr)
+    # log_2(3), sin(1): settled when irrational; 5!, log_2(8), |−3|: a value left to compute
+    return not _rational(expr) and all(_settled(a) for a in expr.args)
+
+
+def _factors(expr: sp.Expr) -> list[sp.Expr]:
+    if isinstance(expr, sp.Mul):
+        return [f for arg in expr.args for f in _factors(arg)]
+    return [expr]
+
+
+def _rational(expr: sp.Expr) -> bool:
+    return bool(evaluate(expr).is_Rational)
+
+
+def _product_settled(factors: list[sp.Expr]) -> bool:
+    """At most a whole number over a whole number (in lowest terms), a sign, and factors that
+    do not combine: 3π/2, -5/12, √2/2, (2 + √3)/2; not 7 × 8, 50% (50 × 1/100), √2 × √3."""
+    numbers = [f for f in factors if f.is_Rational and f != -1]
+    below = [f for f in factors if isinstance(f, sp.Pow) and f.base.is_Integer and f.exp == -1]
+    others = [f for f in factors if f not in numbers and f not in below and f != -1]
+    if len(numbers) > 1 or len(below) > 1:
+        return False
+    if below and numbers and not (numbers[0].is_Integer and sp.gcd(numbers[0], below[0].base) == 1):
+        return False
+    radicals = [f for f in others if isinstance(f, sp.Pow) and not f.exp.is_Integer]
+    if len(radicals) > 1 or len(set(others)) != len(others):
+        return False  # √2·√3, π·π: one radical, each factor once
+    return all(_settled(f) for f in others)
+
+
+def _sum_settled(terms: list[sp.Expr]) -> bool:
+    """Terms that do not combine: 1 + √2, 2 - π; not 2 - 5/12 nor √2 + 3√2."""
+    parts = [evaluate(t).as_coeff_Mul()[1] for t in terms]
+    return len(set(parts)) == len(parts) and all(_settled(t) for t in terms)
+
+
+def _power_settled(expr: sp.Pow) -> bool:
+    base, exponent = expr.base, expr.exp
+    if exponent == -1:  # 1/√2, 1/π: a reciprocal that has no simpler exact form
+        return not _rational(base) and _settled(base)
+    if base.is_Integer and exponent.is_Rational and exponent.p == 1 and exponent.q > 1:
+        # √12 is 2√3 and √16 is 4: simplest when no k-th power divides the radicand
+        radicand = int(base)
+        return radicand > 1 and all(k < exponent.q for k in sp.factorint(radicand).values())
+    if exponent.is_Integer and base == 10 and exponent >= _WRITTEN_OUT_AT_MOST:
+        return True  # 10^999, 3 × 10^20: nobody writes the digits out
+    if exponent.is_Integer:
+        return base in _CONSTANTS  # π², e²; 2^10 and (√2)³ have simpler values
+    return False
