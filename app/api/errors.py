@@ -78,7 +78,7 @@ def _field(loc: Sequence[int | str], kind: str) -> str:
 
 
 def _problem(error: Mapping[str, Any]) -> str:
-    return _FIXED_PROBLEMS.get(error["type"], error["msg"])
+    return _FIXED_PROBLEMS.get(error["type"], str(error["msg"]))
 
 
 def parse_or_422(model: type[Model], data: bytes | Mapping[str, Any], **context: Any) -> Model:
