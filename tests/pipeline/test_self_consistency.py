@@ -56,3 +56,15 @@ async def test_disagreeing_samples_outvote_a_confident_verifier(graph, make_cont
     assert state.attempts[0].final_answer == "25"
     assert sampled.verdict == "reject" and sampled.score == 0.5
     assert state.verification_status != "verified"
+
+
+async def test_an_answer_not_worked_out_stays_unverified(graph, make_context) -> None:
+    """The problem copied back is held by the symbolic check (`conclusive`): neither agreeing
+    samples nor a confident verifier make it verified."""
+    solver = sampler(*["3/4 + 5/6"] * 5)
+    judge = verifier("judge", verdict_json(True, 0.99, "3/4 + 5/6"))
+    ctx = make_context(solver, judge, symbolic=False, verify=settings("samples:4"))
+    state = await run_pipeline(graph, ctx, SolveState(problem_text="3/4 + 5/6 = ?"))
+    assert state.solution is not None and state.solution.final_answer == "3/4 + 5/6"
+    assert state.verification_status != "verified"
+    assert any(v.conclusive for a in state.attempts for v in a.verdicts)

@@ -49,7 +49,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
     verdicts = list(outcome.verdicts)
     calls = sum(v.method == "llm" for v in verdicts)
     plan = evidence_plan(ctx.verify, state.subject, state.difficulty)
-    if plan.samples and method not in PROOFS:
+    if plan.samples and method not in PROOFS and not not_worked_out(outcome.verdicts):
         sampled = await sample_agreement(ctx, state, plan.samples)
         calls += plan.samples
         if sampled.better is not None:
@@ -69,7 +69,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
             threshold = ctx.verify.self_consistency_threshold
             verdicts.append(sampled.verdict(provider, threshold))
             passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
-    if plan.panel_size and method not in PROOFS:
+    if plan.panel_size and method not in PROOFS and not not_worked_out(outcome.verdicts):
         # design-notes, MAV: more evidence bought before answering, when settings say so.
         panel = await panel_evidence(ctx, state, plan.panel_size, verdicts)
         verdicts += panel.verdicts
@@ -119,6 +119,12 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         if best is not record:
             update |= restore(best)
     return update
+
+
+def not_worked_out(verdicts: list[Verdict]) -> bool:
+    """The check found the answer's work left undone (the problem copied back, 7 × 8 for
+    7 × 8 = ?): it stays unverified, whatever samples or a panel would say of its value."""
+    return any(v.conclusive for v in verdicts)
 
 
 def _stages(ctx: PipelineContext, state: SolveState, verifier: str | None) -> list[Stage]:
