@@ -24,9 +24,9 @@ from app.settings import Settings, get_settings
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from app.checks.schemas import CheckResponse
     from app.llm.base import ModelClient
-    from app.schemas.checks import CheckResponse
-    from app.schemas.scans import SolutionResponse
+    from app.scans.schemas import SolutionResponse
 
 app = typer.Typer(
     help="SolveVerify: solve K12 problems and verify the answers.", no_args_is_help=True
@@ -139,7 +139,7 @@ def solve(
     grade: Annotated[str | None, typer.Option(help="Grade hint, e.g. 7.")] = None,
 ) -> None:
     """Solve and verify one problem; print the SolutionResponse as JSON."""
-    from app.services.scans import UnreadableInput
+    from app.scans.service import UnreadableInput
 
     if not text and not image:
         raise typer.BadParameter("give --text or --image")
@@ -161,7 +161,7 @@ async def _solve(
     grade: str | None,
 ) -> SolutionResponse:
     from app.resources import open_resources, unit_of_work
-    from app.services.scans import solution_response, submit_scan
+    from app.scans.service import solution_response, submit_scan
 
     async with open_resources(settings) as resources:
         async with unit_of_work(resources) as session:
@@ -250,9 +250,10 @@ def calibrate(
     ./calibration.json) from answers that consensus checks validated."""
     from contextlib import AsyncExitStack
 
+    from app.calibration.tasks import recalibrate
     from app.worker.context import JOB_CONTEXT_KEY, open_job_context
     from app.worker.queue import InProcessQueue
-    from app.worker.tasks import TASKS, recalibrate
+    from app.worker.tasks import TASKS
 
     settings = get_settings()
 
@@ -361,8 +362,8 @@ def check(
     from pydantic import ValidationError
 
     from app.api.errors import invalid_request
-    from app.schemas.checks import CheckCreate
-    from app.services.scans import UnreadableInput
+    from app.checks.schemas import CheckCreate
+    from app.scans.service import UnreadableInput
 
     if not problem and not image:
         _fail("invalid_request", "give --problem or --image")
@@ -423,9 +424,9 @@ def dashboard_link(
 def _stored_dashboard_secret(settings: Settings) -> str | None:
     """The servers' secret kept in their database (the first one to need it made it), or None
     when there is no such database here: no SQLite file, or a database not at the head."""
+    from app.auth.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
     from app.db.capabilities import embedded_file_missing
     from app.db.session import open_sessionmaker
-    from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
 
     database = settings.database
     if embedded_file_missing(database.url):
@@ -454,8 +455,8 @@ async def _check(
     steps: list[str] | None = None,
     work_image: bytes | None = None,
 ) -> CheckResponse:
+    from app.checks.service import check_answer, read_work
     from app.resources import open_resources
-    from app.services.checks import check_answer, read_work
 
     async with open_resources(settings) as services:
         if work_image is not None:

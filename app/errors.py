@@ -1,7 +1,7 @@
 """The one error model: a failure the API answers as `status` + {"error": {"code", "message"}}.
 
 Each failure is a `DomainError` subclass defined where the failure is found (an unreadable
-image in app/ocr, an idempotency conflict in app/services, a missing row here), stating its
+image in app/ocr, an idempotency conflict in app/idempotency, a missing row here), stating its
 own status and code there; one handler (app/api/errors.py) renders them all, so a route only
 catches one to do something other than answer it (queue the scan, fail it, retry it later).
 

@@ -10,17 +10,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app.api import (
-    analytics,
-    calibration,
-    checks,
-    dashboard_auth,
-    events,
-    health,
-    scans,
-    solutions,
-    tokens,
-)
+from app.analytics import dashboard_endpoints as dashboard_routes
+from app.analytics import endpoints as analytics_routes
+from app.api import health
 from app.api.access_log import redact_access_logs
 from app.api.docs_pages import install_docs_pages
 from app.api.errors import install_error_handlers
@@ -30,13 +22,19 @@ from app.api.metrics import router as metrics_router
 from app.api.openapi_docs import build_openapi, camel_case_id
 from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
-from app.db.repositories.scan_events import ScanInputRepository
+from app.auth import endpoints as token_routes
+from app.calibration import endpoints as calibration_routes
+from app.checks import endpoints as check_routes
 from app.llm.base import ModelClient
 from app.logs import configure_logging
 from app.process import freeze_startup_heap
 from app.resources import Resources, keep_fresh, open_resources
-from app.services.scan_sweeper import sweep_stuck_scans
+from app.scans import endpoints as scan_routes
+from app.scans import event_endpoints as event_routes
+from app.scans.event_repository import ScanInputRepository
+from app.scans.sweeper import sweep_stuck_scans
 from app.settings import Settings, get_settings
+from app.solutions import endpoints as solution_routes
 from app.worker.queue import InProcessQueue
 
 log = logging.getLogger(__name__)
@@ -139,14 +137,14 @@ def create_app(
             max_age=600,
         )
     app.include_router(health.router)
-    app.include_router(events.router)
-    app.include_router(scans.router)
-    app.include_router(solutions.router)
-    app.include_router(analytics.router)
-    app.include_router(calibration.router)
-    app.include_router(checks.router)
-    app.include_router(tokens.router)
-    app.include_router(dashboard_auth.router)
+    app.include_router(event_routes.router)
+    app.include_router(scan_routes.router)
+    app.include_router(solution_routes.router)
+    app.include_router(analytics_routes.router)
+    app.include_router(calibration_routes.router)
+    app.include_router(check_routes.router)
+    app.include_router(token_routes.router)
+    app.include_router(dashboard_routes.router)
     if settings.metrics.enabled:
         app.include_router(metrics_router)
     return app

@@ -3,7 +3,7 @@
 The API lifespan, the CLI and the benchmark open the same Resources, so they run the same
 compiled graph against the same providers and database. This is the composition root of a
 serving process: it builds the job context and the services' collaborators here and hands
-each use case only what it names (the Protocols and dataclasses in app/services).
+each use case only what it names (the Protocols and dataclasses in the domains' services).
 """
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ from pydantic import SecretStr
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.auth.ratelimit import MemoryRateLimiter, RateLimiter, RedisRateLimiter
+from app.auth.service import KeyAuthenticator
+from app.auth.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
+from app.calibration import upkeep
+from app.calibration.upkeep import UpkeepLeader
 from app.db.capabilities import capabilities
 from app.db.migrate import upgrade_async
 from app.db.session import create_engine, create_sessionmaker
@@ -29,11 +33,7 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.graph import SolveGraph, build_graph
 from app.providers import open_providers, open_redis
 from app.retrieval.bank import ProblemBankRetriever, load_if_empty
-from app.services import upkeep
-from app.services.auth import KeyAuthenticator
-from app.services.provider_counts import ProviderResultCounts, new_provider_counts
-from app.services.stored_secrets import DASHBOARD_SECRET_NAME, StoredSecret
-from app.services.upkeep import UpkeepLeader
+from app.scans.provider_counts import ProviderResultCounts, new_provider_counts
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.worker.context import build_pipeline_context, open_job_context
@@ -95,7 +95,7 @@ def reload_calibration(services: Resources) -> bool:
 
 
 async def keep_fresh(services: Resources) -> None:
-    """The server's upkeep loop (app/services/upkeep.py) on this process's pieces."""
+    """The server's upkeep loop (app/calibration/upkeep.py) on this process's pieces."""
     await upkeep.keep_fresh(
         services.sessionmaker,
         services.registry,

@@ -4,7 +4,7 @@ A process of its own, started fresh, so a server imports what serving needs and 
 CLI's other commands (the benchmarks among them). With several workers uvicorn supervises N
 processes sharing the socket; each opens its own Resources (app.main), and what must happen
 once for the service is made safe there: the outbox relays lease rows, one process leads the
-upkeep (app.services.upkeep), budgets and rate limits are counted in Redis.
+upkeep (app.calibration.upkeep), budgets and rate limits are counted in Redis.
 """
 
 from __future__ import annotations

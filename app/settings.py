@@ -160,7 +160,7 @@ class VerifySettings(BaseSettings):
     mars_rounds: int = 2
     mars_threshold: float = 0.7
     # MARS as a second chance for a `caution` (or later rejected) answer, across different
-    # providers; at most this many model calls per solution (app/worker/mars.py).
+    # providers; at most this many model calls per solution (app/solutions/followups/mars.py).
     mars_second_chance: bool = True
     mars_max_calls: int = 40
     # Verifier engineering (`solveverify calibrate`): per subject, the aspect subset that

@@ -6,7 +6,7 @@ import math
 from html import escape
 from typing import Any
 
-from app.schemas.calibration import CalibrationOut
+from app.calibration.schemas import CalibrationOut
 
 WIDTH, HEIGHT, PAD = 640, 260, 40
 COLORS = ["#2f6db5", "#e07b39", "#3a9d5d", "#b5443a", "#7a5cb5", "#8c8c8c"]

@@ -72,9 +72,9 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
 
 def _add_models(components: dict[str, Any]) -> None:
     """Schemas referenced only from hand-written request bodies (JSON or multipart)."""
-    from app.schemas.checks import CheckCreate
-    from app.schemas.scans import ScanCreate
-    from app.schemas.tokens import TokenCreate
+    from app.auth.schemas import TokenCreate
+    from app.checks.schemas import CheckCreate
+    from app.scans.schemas import ScanCreate
 
     template = "#/components/schemas/{model}"
     for model in (ScanCreate, CheckCreate, TokenCreate, ErrorResponse):
@@ -89,9 +89,9 @@ def _add_models(components: dict[str, Any]) -> None:
 
 
 def _add_event_models(components: dict[str, Any], template: str) -> None:
-    """The `data` of each Server-Sent Event (app/schemas/events.py), as the server writes it;
+    """The `data` of each Server-Sent Event (app/scans/event_schemas.py), as the server writes it;
     the stream's 200 response maps event names to them (`x-events`)."""
-    from app.schemas.events import EVENT_SCHEMAS
+    from app.scans.event_schemas import EVENT_SCHEMAS
 
     for model in EVENT_SCHEMAS.values():
         schema = model.model_json_schema(ref_template=template, mode="serialization")

@@ -12,8 +12,8 @@ from app.auth.keys import ROLES, new_key
 from app.settings import get_settings
 
 if TYPE_CHECKING:
+    from app.auth.key_repository import ApiKeyRepository
     from app.db.models import ApiKey
-    from app.db.repositories.api_keys import ApiKeyRepository
 
 T = TypeVar("T")
 
@@ -21,9 +21,9 @@ keys_app = typer.Typer(help="API keys (one tenant per key).", no_args_is_help=Tr
 
 
 async def _in_session(work: Callable[[ApiKeyRepository], Awaitable[T]]) -> T:
+    from app.auth.key_repository import ApiKeyRepository
     from app.db.capabilities import capabilities
     from app.db.migrate import upgrade_async
-    from app.db.repositories.api_keys import ApiKeyRepository
     from app.db.session import open_sessionmaker
 
     database = get_settings().database

@@ -22,8 +22,8 @@ from app.pipeline.context import PipelineContext
 from app.pipeline.graph import SolveGraph, build_graph
 from app.providers import open_providers
 from app.retrieval.bank import ProblemBankRetriever
-from app.services.provider_counts import ProviderResultCounts, new_provider_counts
-from app.services.scan_jobs import ScanJobServices
+from app.scans.jobs import ScanJobServices
+from app.scans.provider_counts import ProviderResultCounts, new_provider_counts
 from app.settings import Settings
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration_files import CalibrationFiles

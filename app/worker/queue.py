@@ -30,8 +30,8 @@ from arq.typing import WorkerCoroutine
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import OutboxRepository, outbox_job_id
 from app.llm.budget import Purpose, llm_purpose
-from app.services.job_signals import Erased, RetryLater, is_transient
 from app.worker.context import JOB_CONTEXT_KEY, JobContext
+from app.worker.job_signals import Erased, RetryLater, is_transient
 from app.worker.task_queue import TaskQueue
 
 # The retry contract's signals and the queue protocol, as callers have always named them.

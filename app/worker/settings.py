@@ -10,7 +10,7 @@ from arq import func
 from arq.connections import RedisSettings
 
 from app.process import freeze_startup_heap
-from app.services.scan_sweeper import sweep_stuck_scans
+from app.scans.sweeper import sweep_stuck_scans
 from app.settings import get_settings
 from app.worker.context import JOB_CONTEXT_KEY, open_job_context
 from app.worker.outbox import OutboxRelay
@@ -58,7 +58,7 @@ def worker_settings() -> dict[str, Any]:
             for name, f in TASKS.items()
         ],
         # No arq cron: the servers' upkeep leader stages the daily recalibration in the outbox
-        # (app/services/upkeep.py), so it is redelivered until it completes like every job.
+        # (app/calibration/upkeep.py), so it is redelivered until it completes like every job.
         "on_startup": startup,
         "on_shutdown": shutdown,
         "redis_settings": RedisSettings.from_dsn(settings.redis.url),

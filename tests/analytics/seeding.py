@@ -1,6 +1,6 @@
 """A seeded analyst database written through the real write path.
 
-Each scan goes in as the request path stores it (`app/services/scans.py store_result` with a
+Each scan goes in as the request path stores it (`app/scans/service.py store_result` with a
 pipeline result), later evidence as the workers write it (verdict rows through
 `ScanRepository.add_verifications`, badge changes through `StatusRepository.change_status`,
 deep evaluations through `ScanRepository.set_deep_evaluation`). Only the creation time is moved
@@ -22,13 +22,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.analysis.classifier import grade_label
 from app.db.documents import DeepEvaluation
 from app.db.models import Scan, Solution, VerificationRecord
-from app.db.repositories.scans import ScanRepository
-from app.db.repositories.status import StatusRepository
 from app.llm.outputs import SolveOutput, SolveStep
 from app.pipeline.state import AttemptRecord, SolveState
-from app.services.provider_counts import ProviderResultCounts
-from app.services.scans import ScanRequest, store_result
+from app.scans.provider_counts import ProviderResultCounts
+from app.scans.repository import ScanRepository
+from app.scans.service import ScanRequest, store_result
 from app.settings import VerifySettings
+from app.solutions.status_repository import StatusRepository
 from app.verification.verdict import Verdict
 
 PROVIDERS = (

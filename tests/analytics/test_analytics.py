@@ -15,8 +15,8 @@ from app.db.migrate import upgrade_async
 from app.db.models import Scan, Solution, VerificationRecord
 from app.db.session import open_sessionmaker
 from app.llm.registry import build_registry
-from app.schemas.evaluation import DeepEvaluation
 from app.settings import DatabaseSettings
+from app.solutions.evaluation_schemas import DeepEvaluation
 from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.fixtures.providers import solver
 
@@ -219,9 +219,9 @@ async def test_recalibration_fits_the_precision_threshold(
     """Labels from proofs, tier-2 agreement and spot checks; the threshold is written."""
     import random
 
+    from app.calibration.tasks import recalibrate
     from app.verification.calibration import Calibrator, signals
     from app.worker.context import JOB_CONTEXT_KEY, JobContext
-    from app.worker.tasks import recalibrate
 
     rng = random.Random(0)
 

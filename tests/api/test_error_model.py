@@ -15,13 +15,13 @@ import pytest
 
 from app.api.errors import ApiError
 from app.errors import DomainError, Forbidden, NotFound
+from app.idempotency.service import IdempotencyConflict
 from app.main import create_app
 from app.ocr.errors import ImageTooLarge, ImageUnreadable, OcrBusy
 from app.pipeline.prompts.localized import RETAKE_PHOTO
+from app.scans.pipeline import RetakePhoto
+from app.scans.service import UnreadableInput
 from app.schemas.common import ERROR_CODES
-from app.services.idempotency import IdempotencyConflict
-from app.services.scan_pipeline import RetakePhoto
-from app.services.scans import UnreadableInput
 
 ROOT = Path(__file__).resolve().parents[2]
 SCAN = uuid.UUID("3f8a2c4e-9b1d-4c6e-8f2a-1b3c5d7e9f01")

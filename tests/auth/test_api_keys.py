@@ -12,10 +12,10 @@ from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from sqlalchemy import select, text
 
+from app.auth.key_repository import ApiKeyRepository
 from app.auth.keys import Role, hash_key, key_id_of, new_key
 from app.auth.ratelimit import MemoryRateLimiter, RedisRateLimiter
 from app.db.models import ApiKey
-from app.db.repositories.api_keys import ApiKeyRepository
 from app.main import OPEN_SERVER_WARNING, create_app
 from app.resources import Resources
 from app.settings import AuthSettings, RetrievalSettings

@@ -17,8 +17,8 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 
 from app.auth import dashboard_tokens
+from app.auth.key_repository import ApiKeyRepository
 from app.auth.keys import Role, new_key
-from app.db.repositories.api_keys import ApiKeyRepository
 from app.main import create_app
 from app.resources import Resources
 from app.settings import ApiSettings, AuthSettings, RetrievalSettings

@@ -23,12 +23,12 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 
 from app.api.access_log import RedactUrlCredentials, redact_url_credentials
-from app.api.events import StreamSlots
 from app.auth import student_tokens
+from app.auth.key_repository import ApiKeyRepository
 from app.auth.keys import Role, key_id_of, new_key
-from app.db.repositories.api_keys import ApiKeyRepository
 from app.main import create_app
 from app.resources import Resources
+from app.scans.event_endpoints import StreamSlots
 from app.settings import ApiSettings, AuthSettings, RetrievalSettings, Settings
 from tests.conftest import settings_for
 
@@ -537,7 +537,7 @@ def test_openapi_shows_the_route_and_the_security_schemes() -> None:
 async def test_the_stored_secret_is_one_for_every_process(services: Resources) -> None:
     """On each backend (SQLite, Postgres): authenticators of separate processes (here: each
     with its own cache), racing for the first secret, all sign with the same one."""
-    from app.services.auth import KeyAuthenticator
+    from app.auth.service import KeyAuthenticator
 
     auth = services.settings.auth
     fresh = [KeyAuthenticator.from_settings(services.sessionmaker, auth) for _ in range(4)]

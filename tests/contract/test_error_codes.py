@@ -19,7 +19,7 @@ CODE_ARGUMENT = {
     "ImageUnreadable": 0,
     "UnreadableInput": 0,
     "IdempotencyConflict": 0,
-    "_fail": 3,  # app/services/scan_jobs.py: a failed scan's code and `failed` event
+    "_fail": 3,  # app/scans/jobs.py: a failed scan's code and `failed` event
 }
 # Files whose `{"code": ...}` dicts are not the API's error envelope.
 NOT_ENVELOPES = ("app/symbolic/", "app/verification/", "app/cli.py")

@@ -23,7 +23,7 @@ from app.db.repositories.outbox import OutboxRepository
 from app.db.session import open_sessionmaker
 from app.db.transaction import reading, transaction
 from app.resources import Resources
-from app.services import scan_jobs
+from app.scans import jobs as scan_jobs
 from app.settings import DatabaseSettings, Settings
 from app.worker.context import JobContext, job_context
 from app.worker.outbox import OutboxRelay

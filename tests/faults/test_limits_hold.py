@@ -13,12 +13,12 @@ from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
+from app.auth.key_repository import ApiKeyRepository
 from app.auth.keys import new_key
 from app.auth.ratelimit import RedisRateLimiter
-from app.db.repositories.api_keys import ApiKeyRepository
+from app.auth.service import KeyAuthenticator
 from app.main import create_app
 from app.resources import Resources
-from app.services.auth import KeyAuthenticator
 from app.settings import AuthSettings, RetrievalSettings
 from tests.conftest import settings_for
 from tests.fixtures.processes import RedisServer, free_port

@@ -15,11 +15,11 @@ from sqlalchemy import update
 
 from app.db.models import OutboxMessage, Scan, ScanInput
 from app.db.models._columns import utcnow
-from app.db.repositories.scans import ScanRepository
 from app.resources import Resources
-from app.services import scan_jobs
-from app.services.scan_sweeper import requeue_stuck_scans
-from app.services.scans import ScanRequest, accept_scan
+from app.scans import jobs as scan_jobs
+from app.scans.repository import ScanRepository
+from app.scans.service import ScanRequest, accept_scan
+from app.scans.sweeper import requeue_stuck_scans
 
 
 async def _queued_scan_without_job(services: Resources, text: str, age_s: float = 0) -> uuid.UUID:

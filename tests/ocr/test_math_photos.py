@@ -13,7 +13,7 @@ from app.ocr.rapid import RapidOcrReader
 from app.ocr.structure import Fraction, Radical, top_level
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.state import SolveState
-from app.services.caution import caution_code
+from app.solutions.caution import caution_code
 from solveverify_bench.math_photos import PhotoStyle, render_math
 from tests.fixtures.images import draw_text
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.analysis.classifier import detect_language
-from app.services.step_checks import explain, shown
+from app.checks.steps import explain, shown
 from app.symbolic.steps import StepFinding, check_step_list
 from app.verification.step_critique import StepCritique
 from app.verification.step_verdicts import combine, first_error, first_flagged

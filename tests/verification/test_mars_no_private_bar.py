@@ -8,14 +8,14 @@ from dataclasses import replace
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from app.db.repositories.scans import ScanRepository
 from app.llm.registry import build_registry
 from app.resources import Resources, unit_of_work
-from app.services.scans import submit_scan
-from app.worker.mars import retry_when_locked
+from app.scans.repository import ScanRepository
+from app.scans.service import submit_scan
+from app.solutions.followups.mars import retry_when_locked
 from app.worker.tasks import TASKS
 from tests.fixtures.jobs import ctx_of, job_context
-from tests.worker.test_mars_second_chance import agent
+from tests.solutions.test_mars_second_chance import agent
 
 RIDDLE = "Which whole number did the riddle on the blackboard describe? (mars riddle)"
 

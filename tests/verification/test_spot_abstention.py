@@ -11,9 +11,9 @@ from app.resources import Resources
 from app.worker.tasks import TASKS
 from tests.fixtures.providers import verdict_json, verifier
 from tests.fixtures.scripted import ScriptedClient
-from tests.worker.test_badge_transitions import solution_of, solve_only
-from tests.worker.test_checks import stored
-from tests.worker.test_spot_fitness import fitness_of
+from tests.solutions.test_badge_transitions import solution_of, solve_only
+from tests.solutions.test_consensus_checks import stored
+from tests.solutions.test_spot_fitness import fitness_of
 
 APPROVE = "Checked each step.\nFINAL VERIFICATION ANSWER: True"
 REJECT = "Step 2 is wrong.\nFINAL VERIFICATION ANSWER: False"

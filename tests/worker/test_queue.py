@@ -57,7 +57,7 @@ async def test_arq_queue_refuses_duplicate_job_ids() -> None:
 
 
 async def _submit(services: Resources) -> str:
-    from app.services.scans import submit_scan
+    from app.scans.service import submit_scan
 
     async with unit_of_work(services) as session:
         _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
@@ -97,7 +97,7 @@ async def test_deep_evaluation_through_redis_and_arq_is_stored_once(services: Re
         await (await queue.pool()).flushdb()
         await queue.close()
 
-    from app.db.repositories.scans import ScanRepository
+    from app.scans.repository import ScanRepository
 
     async with services.sessionmaker() as session:
         solution = await ScanRepository(session).get_solution(uuid.UUID(solution_id))

@@ -35,7 +35,7 @@ class Solution(Base):
     confidence_calibrated: Mapped[bool] = mapped_column(default=False)
     # Internal detail for analysts (may name a provider); never shown to students.
     caution_reason: Mapped[str | None] = mapped_column(Text)
-    # Stable, vendor-free code (app/schemas/caution.py); rendered in the scan's language.
+    # Stable, vendor-free code (app/solutions/caution.py); rendered in the scan's language.
     caution_code: Mapped[str | None] = mapped_column(String(32))
     independent_answer: Mapped[str | None] = mapped_column(Text)
     ground_truth: Mapped[str | None] = mapped_column(Text)
@@ -50,7 +50,7 @@ class Solution(Base):
     # Filled in by the worker after the response (design-notes §4); null until then.
     deep_evaluation: Mapped[DeepEvaluation | None] = mapped_column(PydanticJSON(DeepEvaluation))
     # Badge changes after the response, oldest first: {"at", "from", "to", "reason",
-    # "evidence_ids"} (app/schemas/solutions.py StatusChange). Plain JSON so the worker can
+    # "evidence_ids"} (app/solutions/schemas.py StatusChange). Plain JSON so the worker can
     # append dicts; reassign the list (no mutation tracking).
     status_history: Mapped[list[dict[str, Any]]] = mapped_column(
         JSONVariant, default=list, server_default="[]"

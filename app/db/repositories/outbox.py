@@ -146,7 +146,7 @@ class OutboxRepository:
 
     async def owes_jobs_about(self, ids: Sequence[str]) -> bool:
         """Whether a job about any of `ids` is staged and not completed. Follow-up jobs are
-        staged as `<task>:<solution id>[:…]` (app/services/scans.py, app/worker/): while one is
+        staged as `<task>:<solution id>[:…]` (app/scans/service.py, app/worker/): while one is
         owed, the solution's badge or answer may still change."""
         if not ids:
             return False
