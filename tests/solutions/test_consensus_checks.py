@@ -131,7 +131,7 @@ async def test_consensus_moves_provider_fitness(services: Resources) -> None:
         # End the read before writing: on SQLite a read snapshot cannot become a write once
         # the app's background jobs (in-process queue) have committed meanwhile.
         await session.commit()
-        from app.solutions.fitness_repository import FitnessRepository
+        from app.db.repositories.fitness import FitnessRepository
 
         repo = FitnessRepository(session)
         await repo.apply(

@@ -8,8 +8,8 @@ import uuid
 from sqlalchemy import select
 
 from app.db.models import ProviderFitness
+from app.db.repositories.fitness import FitnessRepository
 from app.resources import Resources
-from app.solutions.fitness_repository import FitnessRepository
 from app.worker.tasks import TASKS
 from tests.fixtures.providers import solver
 from tests.solutions.test_consensus_checks import stored, tier_rows

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution, VerificationRecord
+from app.db.repositories.fitness import FitnessRepository
 from app.db.repositories.outbox import OutboxRepository
 from app.llm.errors import ProviderError
 from app.llm.outputs import SolveOutput, schema_of
@@ -28,7 +29,6 @@ from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import solve as solve_prompts
 from app.scans.repository import ScanRepository
-from app.solutions.fitness_repository import FitnessRepository
 from app.solutions.status_repository import StatusRepository
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof

@@ -13,8 +13,8 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution
+from app.db.repositories.fitness import FitnessRepository
 from app.llm.registry import ProviderRegistry
-from app.solutions.fitness_repository import FitnessRepository
 from app.solutions.followups.consensus import (
     follow_badge,
     proof_at_response,

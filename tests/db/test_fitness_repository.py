@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ProviderFitness
-from app.solutions.fitness_repository import FitnessRepository
+from app.db.repositories.fitness import FitnessRepository
 from app.verification.fitness import fitness_delta
 
 
