@@ -40,7 +40,7 @@ def written_event_names() -> set[str]:
     the writers: `sse(id, kind, data)`, `EventWriter.append(kind, data)` and
     `ScanEventRepository.add(scan_id, seq, kind, data)`."""
     names = {name for name in build_graph().nodes if not name.startswith("__")}
-    for path in (APP / "api" / "events.py", APP / "services" / "scan_jobs.py"):
+    for path in (APP / "scans" / "event_endpoints.py", APP / "scans" / "jobs.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call):
                 continue
