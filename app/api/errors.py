@@ -9,6 +9,7 @@ and the request id, not its message (a database error's message holds the statem
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -69,10 +70,15 @@ _FIXED_PROBLEMS = {
 }
 
 
+# An unknown field's name is the caller's text: named back only when it looks like a field
+# name (`colour` for `color`), never when it is prose, markup or long.
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
+
+
 def _field(loc: Sequence[int | str], kind: str) -> str:
-    """The field's path; an unknown field's name is the caller's text, never repeated."""
+    """The field's path, with an unknown field's name only when it looks like one."""
     names = [str(p) for p in loc]
-    if kind == "extra_forbidden" and names:
+    if kind == "extra_forbidden" and names and not _FIELD_NAME.fullmatch(names[-1]):
         names[-1] = "(unknown field)"
     return ".".join(names) or "body"
 
