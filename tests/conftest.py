@@ -12,16 +12,18 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import ExitStack
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.deps import get_session
 from app.db.admin import create_database, drop_database
 from app.db.migrate import upgrade_async
+from app.db.session import open_sessionmaker
 from app.llm.base import ModelClient
 from app.llm.providers.symbolic import SymbolicClient
 from app.llm.registry import build_registry
@@ -141,6 +143,25 @@ async def database_url(
     await upgrade_async(url)
     yield url
     await drop_postgres_database(url)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def sessionmaker(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A database of this test's own, on each backend: the shared test app's outbox relay
+    must not take (or deliver) the rows it writes."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'own.db'}"
+    else:
+        url = await create_postgres_database()
+    await upgrade_async(url)
+    try:
+        async with open_sessionmaker(DatabaseSettings(url=url)) as made:
+            yield made
+    finally:
+        if request.param == "postgres":
+            await drop_postgres_database(url)
 
 
 def settings_for(database_url: str, llm: LLMSettings | None = None, **redis: str) -> Settings:

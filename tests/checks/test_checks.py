@@ -12,6 +12,7 @@ import pytest
 from app.llm.providers import openai
 from app.llm.registry import Provider
 from solveverify_bench.fake_llm import FakeLLMServer, Reply
+from tests.fixtures.checks import check
 from tests.fixtures.images import draw_text
 from tests.fixtures.processes import run_cli
 from tests.fixtures.providers import kept, verdict_json
@@ -26,12 +27,6 @@ BANK_PROBLEM = (
     "Natalia sold clips to 48 of her friends in April, and then she sold half as many clips "
     "in May. How many clips did Natalia sell altogether in April and May?"
 )
-
-
-async def check(client: httpx.AsyncClient, problem: str, answer: str) -> dict:
-    response = await client.post("/v1/checks", json={"problem": problem, "answer": answer})
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 # ------------------------------------------------------------------ acceptance

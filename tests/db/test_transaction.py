@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,37 +15,16 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.migrate import upgrade_async
 from app.db.models import OutboxMessage, SigningSecret, Solution
 from app.db.repositories.outbox import OutboxRepository
-from app.db.session import open_sessionmaker
 from app.db.transaction import reading, transaction
 from app.resources import Resources
 from app.scans import jobs as scan_jobs
-from app.settings import DatabaseSettings, Settings
+from app.settings import Settings
 from app.worker.context import JobContext, job_context
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import InProcessQueue, Task
-from tests.conftest import create_postgres_database, drop_postgres_database
 from tests.faults.test_scan_job_edges import _queued_scan_without_job
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def sessionmaker(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    """A database of its own: the shared test app's relay must not deliver these rows."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'transaction.db'}"
-    else:
-        url = await create_postgres_database()
-    await upgrade_async(url)
-    try:
-        async with open_sessionmaker(DatabaseSettings(url=url)) as made:
-            yield made
-    finally:
-        if request.param == "postgres":
-            await drop_postgres_database(url)
 
 
 async def secret(sessionmaker: async_sessionmaker[AsyncSession], name: str) -> str | None:

@@ -13,6 +13,7 @@ import pytest
 
 from app.llm.providers import openai
 from solveverify_bench.fake_llm import FakeLLMServer, Reply
+from tests.fixtures.checks import check
 from tests.fixtures.providers import kept, solver, verdict_json, verifier
 
 AGREEING_ON_A_WRONG_VALUE = [
@@ -46,12 +47,6 @@ def server() -> Iterator[FakeLLMServer]:
 
 def sdk_model(server: FakeLLMServer) -> openai.OpenAIChatModel:
     return openai.OpenAIChatModel(kept(openai, "sk-test", f"{server.url}/v1"), "gpt-4o-mini")
-
-
-async def check(client: httpx.AsyncClient, problem: str, answer: str) -> dict:
-    response = await client.post("/v1/checks", json={"problem": problem, "answer": answer})
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 @pytest.mark.parametrize(

@@ -4,39 +4,16 @@ from __future__ import annotations
 
 import socket
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.migrate import upgrade_async
 from app.db.models import OutboxMessage
 from app.db.repositories.outbox import OutboxRepository
-from app.db.session import open_sessionmaker
-from app.settings import DatabaseSettings
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue
-from tests.conftest import REDIS_URL, create_postgres_database, drop_postgres_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def sessionmaker(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    """A database of its own: the shared test app's relay must not take these rows."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'outbox.db'}"
-    else:
-        url = await create_postgres_database()
-    await upgrade_async(url)
-    try:
-        async with open_sessionmaker(DatabaseSettings(url=url)) as made:
-            yield made
-    finally:
-        if request.param == "postgres":
-            await drop_postgres_database(url)
+from tests.conftest import REDIS_URL
 
 
 def dead_redis_url() -> str:
