@@ -641,8 +641,11 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     names = sorted(set(re.findall(r"(?<![a-zA-Z])([a-zA-Z])\s*=", f"{a} ; {b}")))
     try:
         ca, cb = read_candidate(a, names, units), read_candidate(b, names, units)
-        if not (ca.worked_out and cb.worked_out):
+        if ca.worked_out != cb.worked_out:
             return None  # "3/4 + 5/6" is 19/12 in value, not the same answer
+        # Both worked out, or both written alike ("24%" and "24%", "0.333..." twice): by value.
+        # An answer with its work left undone is kept from approval by the check itself
+        # (`conclusive`), not here: the grader and the bank compare what was written.
         if {ca.kind, cb.kind} & {"none", "all"}:  # "no real solution", "all real numbers"
             return ca.kind == cb.kind
         if len(names) > 1 and ca.kind == cb.kind == "assignments":  # "x = 6, y = 4"
@@ -658,7 +661,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
         return same
     if _plain_latex(a) and _plain_latex(b):
         same = math_verify_equivalent(a, b)
-        return None if same and not (_latex_number(a) and _latex_number(b)) else same
+        numbers = _latex_number(a) and _latex_number(b)
+        return None if same and not numbers and a.strip() != b.strip() else same
     return None
 
 

@@ -180,3 +180,10 @@ def test_an_unworked_answer_is_not_the_same_answer_as_its_value() -> None:
     assert answers_equivalent("19/12", "3/4 + 5/6") is None
     assert answers_equivalent(r"\frac{19}{12}", r"\frac{3}{4}+\frac{5}{6}") is None
     assert answers_equivalent("19/12", "1 7/12") is True
+
+
+@pytest.mark.parametrize(("a", "b"), [("24%", "24%"), ("37.5%", "37.5%"), ("0.333...", "0.333...")])
+def test_answers_written_alike_are_the_same_answer(a: str, b: str) -> None:
+    """The grader and the bank compare what was written: a percent is not 'left undone' next
+    to the same percent (bench solve graded 22 right percent answers wrong)."""
+    assert answers_equivalent(a, b) is True
