@@ -202,3 +202,29 @@ async def test_overlapping_runs_of_one_consensus_check_write_once(services: Reso
             )
         ).all()
     assert [row.n_validated for row in fitness] == [1]  # counted once
+
+
+async def test_consensus_never_promotes_an_answer_not_worked_out(services: Resources) -> None:
+    """Every model writing the problem back ("7 × 8" for "7 × 8 = ?") agrees, and the answer
+    is still not the one asked: the check holds it, so consensus does not run."""
+    from dataclasses import replace
+
+    tag = uuid.uuid4().hex[:6]
+    echoes = [
+        ScriptedClient(
+            f"echo{i}_{tag}", [solution_json("7 × 8")], capabilities=frozenset({"solve"})
+        )
+        for i in range(3)
+    ]
+    registry = build_registry([], echoes)
+    original, services.pipeline = services.pipeline, replace(services.pipeline, registry=registry)
+    try:
+        async with unit_of_work(services) as session:
+            _, solution = await submit_scan(services, session, text="7 × 8 = ?")
+    finally:
+        services.pipeline = original
+    assert solution.final_answer == "7 × 8" and solution.verification_status != "verified"
+    ctx = ctx_of(job_context(services, registry))
+    outcome = await TASKS["consensus_check"](ctx, str(solution.id))
+    assert outcome == "skipped: the answer is not worked out"
+    assert await tier_rows(services, str(solution.id), "consensus") == []

@@ -119,7 +119,10 @@ def proof_at_response(solution: Solution) -> Proof | None:
 
 
 async def _proof(sandbox: SymbolicSandbox, problem: str, answer: str) -> Proof | None:
-    verdict = await programmatic_verdict(sandbox, problem, answer)
+    return _as_proof(await programmatic_verdict(sandbox, problem, answer))
+
+
+def _as_proof(verdict: Verdict) -> Proof | None:
     if verdict.verdict == "abstain":
         return None
     return "proven" if verdict.verdict == "approve" else "refuted"
@@ -224,10 +227,13 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
         if len(answers) < 2:
             return "skipped: no other provider answered"
         # Validator priority in tier 2: a proof on any answer decides (design-notes, DELLM).
-        proven_at_response = proof_at_response(solution)
         problem = solution.scan.problem_text
+        checked = await programmatic_verdict(jobs.sandbox, problem, answers[0].answer)
+        if checked.conclusive:  # "7 × 8" for "7 × 8 = ?": no agreement makes it the answer
+            return "skipped: the answer is not worked out"
+        proven_at_response = proof_at_response(solution)
         proofs = [
-            proven_at_response or await _proof(jobs.sandbox, problem, answers[0].answer),
+            proven_at_response or _as_proof(checked),
             *[await _proof(jobs.sandbox, problem, a.answer) for a in answers[1:]],
         ]
         nodes = [
