@@ -24,10 +24,8 @@ from app.worker.context import JOB_CONTEXT_KEY, JobContext
 from app.worker.outbox import OutboxRelay
 from app.worker.queue import ArqQueue, InProcessQueue, for_arq
 from tests.conftest import REDIS_URL
-from tests.worker.test_outbox import rows, sessionmaker, stage
+from tests.worker.test_outbox import rows, stage
 from tests.worker.test_retry_contract import QUEUES, Run
-
-__all__ = ["sessionmaker"]  # the fixture, shared with test_outbox.py
 
 
 def job_context(made: async_sessionmaker[AsyncSession]) -> JobContext:
