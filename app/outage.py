@@ -2,7 +2,8 @@
 
 During an outage every request (or poll) fails the same way: one warning a failure, with a
 stack, buries everything else in the log. Each place that rides out an outage (Redis for rate
-limits, the database for the outbox relay and the problem bank) keeps one of these.
+limits and the worker's poll loop, the database and the queue for the outbox relay, the
+database for the problem bank) keeps one of these.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models._columns import utcnow
 from app.db.repositories.outbox import DueJob, OutboxRepository
 from app.db.transaction import reading, transaction
+from app.outage import Outage
 from app.settings import JobSettings
 from app.worker.queue import TaskQueue
 
@@ -62,8 +63,16 @@ class OutboxRelay:
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         # An outage is logged when it starts and when it ends, not at every poll.
-        self._queue_down = False
-        self._database_down = False
+        self._queue_outage = Outage(
+            log,
+            down="queue unavailable; jobs wait in the outbox",
+            back="queue reachable again; the outbox delivers what waited",
+        )
+        self._database_outage = Outage(
+            log,
+            down=f"outbox relay cannot reach the database; retrying every {poll_s:.0f} s",
+            back="outbox relay reaches the database again",
+        )
 
     @classmethod
     def from_settings(
@@ -92,17 +101,9 @@ class OutboxRelay:
             try:
                 await self.drain()
             except Exception as exc:  # the database may be restarting: try at the next poll
-                if not self._database_down:
-                    self._database_down = True
-                    log.warning(
-                        "outbox relay cannot reach the database (%s); retrying every %.0f s",
-                        type(exc).__name__,
-                        self.poll_s,
-                    )
+                self._database_outage.failed(exc)
             else:
-                if self._database_down:
-                    self._database_down = False
-                    log.warning("outbox relay reaches the database again")
+                self._database_outage.answered()
 
     async def drain(self) -> int:
         """Deliver every due row; the number delivered. Stops early when the queue fails."""
@@ -122,12 +123,12 @@ class OutboxRelay:
                 delivered: list[int] = []
                 queued: list[int] = []  # redeliveries the queue still holds
                 given_up: list[int] = []
-                failure: tuple[int, int, str] | None = None
+                failure: tuple[int, int, Exception] | None = None
                 for job in due:
                     try:
                         outcome = await asyncio.wait_for(self._deliver(job), self.enqueue_timeout_s)
                     except Exception as exc:
-                        failure = (job.id, job.attempts + 1, repr(exc))
+                        failure = (job.id, job.attempts + 1, exc)
                         break  # the queue is down: leave the rest for later, in order
                     if outcome != "completed":
                         {"delivered": delivered, "queued": queued, "given_up": given_up}[
@@ -149,19 +150,16 @@ class OutboxRelay:
                             message_id,
                             attempts=attempts,
                             available_at=utcnow() + timedelta(seconds=delay),
-                            error=error,
+                            error=repr(error),
                         )
                         done = {*delivered, *queued, *given_up, message_id}
                         await outbox.release([j.id for j in due if j.id not in done], utcnow())
                 delivered_total += len(delivered)
                 if failure is not None:
-                    if not self._queue_down:
-                        self._queue_down = True
-                        log.warning("queue unavailable; %d job(s) wait in the outbox", len(due))
+                    self._queue_outage.failed(failure[2])
                     return delivered_total
-                if self._queue_down and delivered:
-                    self._queue_down = False
-                    log.warning("queue reachable again; the outbox delivers what waited")
+                if delivered:  # an enqueue went through: the queue is back
+                    self._queue_outage.answered()
                 if len(due) < self.batch:
                     return delivered_total
 

@@ -21,11 +21,12 @@ import asyncio
 import contextlib
 import logging
 import signal
-import time
 from typing import Any
 
 from arq.worker import Worker, create_worker
 from redis.exceptions import RedisError
+
+from app.outage import Outage
 
 log = logging.getLogger(__name__)
 # What an unreachable or restarting Redis raises (redis-py's errors, sockets, timeouts).
@@ -35,21 +36,23 @@ REDIS_DOWN = (RedisError, OSError)
 async def run_until_stopped(
     worker: Worker, retry_max_s: float, first_delay_s: float = 0.5, stable_s: float = 5.0
 ) -> None:
-    delay, down_since = first_delay_s, None
+    outage = Outage(
+        log,
+        down="Redis is unreachable: the worker retries until it is back",
+        back="Redis is reachable again: the worker goes on",
+    )
+    delay = first_delay_s
     while True:
         polling: asyncio.Future[Any] | None = None
         try:
-            if down_since is not None and worker._pool is not None:
+            if outage.down and worker._pool is not None:
                 await worker.pool.ping()  # (without a pool, main() connects or raises)
             polling = asyncio.ensure_future(worker.main())
-            if down_since is not None:
+            if outage.down:
                 done, _ = await asyncio.wait({polling}, timeout=stable_s)
                 if not done:  # polled `stable_s` without a connection error: it is over
-                    log.warning(
-                        "Redis is reachable again after %.0f s: the worker goes on",
-                        time.monotonic() - down_since,
-                    )
-                    down_since, delay = None, first_delay_s
+                    outage.answered()
+                    delay = first_delay_s
             await polling
             return  # burst mode ends; a normal worker polls until it is cancelled
         except asyncio.CancelledError:
@@ -57,12 +60,7 @@ async def run_until_stopped(
                 polling.cancel()  # asyncio.wait does not pass a cancellation on
             raise
         except REDIS_DOWN as exc:
-            if down_since is None:
-                log.warning(
-                    "Redis is unreachable (%s): the worker retries until it is back",
-                    type(exc).__name__,
-                )
-                down_since = time.monotonic()
+            outage.failed(exc)
         await asyncio.sleep(delay)
         delay = min(delay * 2, retry_max_s)
 
