@@ -43,6 +43,9 @@ from app.symbolic.sandbox import SymbolicSandbox
 from tests.fixtures import services as test_services
 from tests.fixtures.providers import close_kept
 
+# Fixtures shared by several test modules, kept with their helpers under tests/fixtures.
+pytest_plugins = ["tests.fixtures.fake_llm"]
+
 # Set by pytest_configure, which runs before test modules (which import these) are collected.
 POSTGRES_ADMIN_URL = ""
 REDIS_URL = ""

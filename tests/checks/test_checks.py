@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from app.llm.providers import openai
 from app.llm.registry import Provider
 from solveverify_bench.fake_llm import FakeLLMServer, Reply
 from tests.fixtures.checks import check
+from tests.fixtures.fake_llm import sdk_model
 from tests.fixtures.images import draw_text
 from tests.fixtures.processes import run_cli
-from tests.fixtures.providers import kept, verdict_json
+from tests.fixtures.providers import verdict_json
 
 LINEAR = "If 7 - 4x = 15, what is the value of 8x + 2?"
 WORD_PROBLEM = (
@@ -77,49 +76,38 @@ async def test_unknown_when_nothing_can_tell(client: httpx.AsyncClient):
 # ------------------------------------------------------------------ a model verifier
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLMServer]:
-    fake = FakeLLMServer().start()
-    yield fake
-    fake.stop()
-
-
-def sdk_model(server: FakeLLMServer) -> openai.OpenAIChatModel:
-    return openai.OpenAIChatModel(kept(openai, "sk-test", f"{server.url}/v1"), "gpt-4o-mini")
-
-
 async def test_admitted_model_verifier_decides_a_word_problem(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
 ):
-    server.reset()
-    with_clients(sdk_model(server))
-    server.then(Reply(verdict_json(True, 0.9, "86")))
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    fake_llm.then(Reply(verdict_json(True, 0.9, "86")))
     right = await check(client, WORD_PROBLEM, "86")
     assert (right["verdict"], right["method"], right["confidence"]) == ("correct", "llm", 0.9)
     assert right["expected"] is None  # a model's answer is not a known answer
 
     # It says "correct" but computes 86: the 90 is incorrect, whatever is_correct says.
-    server.then(Reply(verdict_json(True, 0.99, "86")))
+    fake_llm.then(Reply(verdict_json(True, 0.99, "86")))
     contradicted = await check(client, WORD_PROBLEM, "90")
     assert contradicted["verdict"] == "unknown"  # a self-contradiction is no sure rejection
-    server.then(Reply(verdict_json(False, 0.9, "86")))
+    fake_llm.then(Reply(verdict_json(False, 0.9, "86")))
     wrong = await check(client, WORD_PROBLEM, "90")
     assert (wrong["verdict"], wrong["method"]) == ("incorrect", "llm")
     # the user's message names the problem and the answer, as data
-    prompt = server.requests[-1]["body"]["messages"][-1]["content"]
+    prompt = fake_llm.requests[-1]["body"]["messages"][-1]["content"]
     assert WORD_PROBLEM in prompt and "90" in prompt
 
 
 async def test_model_verifier_not_admitted_is_not_asked(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
 ):
-    server.reset()
-    tiny = Provider("llamacpp", {"strong": sdk_model(server)}, operator_chosen=False)
+    fake_llm.reset()
+    tiny = Provider("llamacpp", {"strong": sdk_model(fake_llm)}, operator_chosen=False)
     with_clients(tiny)
-    server.then(Reply(verdict_json(True, 1.0, "86")))
+    fake_llm.then(Reply(verdict_json(True, 1.0, "86")))
     body = await check(client, WORD_PROBLEM, "86")
     assert body["verdict"] == "unknown"
-    assert server.requests == []
+    assert fake_llm.requests == []
 
 
 # ------------------------------------------------------------------ input and errors
@@ -318,13 +306,13 @@ async def test_bad_steps_are_a_422(client: httpx.AsyncClient, steps):
 
 
 async def test_model_critique_finds_what_arithmetic_cannot(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
 ):
     """An admitted model verifier reads the steps (ProcessBench's critique). Both the answer's
     verifier and the critique ask the same model at once, so each reply carries both JSONs'
     keys; each reader takes its own."""
-    server.reset()
-    with_clients(sdk_model(server))
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
     reply = {
         "independent_answer": "86",
         "is_correct": False,
@@ -333,7 +321,7 @@ async def test_model_critique_finds_what_arithmetic_cannot(
         "earliest_error_step": 1,
         "explanation": "It should subtract the 5 muffins kept, the answer is 86.",
     }
-    server.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    fake_llm.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
     steps = ["7 × 13 = 91", "91 - 7 = 84"]
     body = await check_steps(client, WORD_PROBLEM, "84", steps)
     assert body["first_error_step"] == 1
@@ -343,16 +331,16 @@ async def test_model_critique_finds_what_arithmetic_cannot(
     ]
     explanation = body["steps"][1]["explanation"]
     assert explanation.startswith("Step 2") and "86" not in explanation
-    prompts = [r["body"]["messages"][-1]["content"] for r in server.requests]
+    prompts = [r["body"]["messages"][-1]["content"] for r in fake_llm.requests]
     critique = next(p for p in prompts if "<paragraph_1>" in p)
     assert "91 - 7 = 84" in critique and WORD_PROBLEM in critique
 
 
 async def test_a_proof_overrules_the_model(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
 ):
-    server.reset()
-    with_clients(sdk_model(server))
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
     reply = {
         "independent_answer": "86",
         "is_correct": True,
@@ -360,7 +348,7 @@ async def test_a_proof_overrules_the_model(
         "earliest_error_step": -1,
         "explanation": "all fine",
     }
-    server.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    fake_llm.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
     body = await check_steps(client, WORD_PROBLEM, "86", ["7 × 13 = 92", "92 - 5 = 87"])
     # The model calls every step right; step 0's arithmetic says otherwise: the model's
     # verdicts are set aside, the proof stands.
@@ -372,7 +360,7 @@ async def test_a_proof_overrules_the_model(
 
 
 async def test_the_critique_stands_only_through_its_calibrator(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer, services, monkeypatch
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer, services, monkeypatch
 ):
     """No private bar: a step critique calibrator whose promise no threshold keeps yet (too
     little labelled evidence) lets no model claim stand, however sure the model says it is;
@@ -381,8 +369,8 @@ async def test_the_critique_stands_only_through_its_calibrator(
 
     from app.verification.calibration import Calibrator
 
-    server.reset()
-    with_clients(sdk_model(server))
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
     monkeypatch.setattr(
         services,
         "pipeline",
@@ -390,7 +378,7 @@ async def test_the_critique_stands_only_through_its_calibrator(
     )
     reply = {"independent_answer": "86", "is_correct": False, "confidence": 0.99,
              "earliest_error_step": 1}  # fmt: skip
-    server.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    fake_llm.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
     body = await check_steps(client, WORD_PROBLEM, "84", ["7 × 13 = 91", "91 - 7 = 84"])
     assert body["first_error_step"] is None and body["first_flagged_step"] is None
     assert [(s["verdict"], s["method"]) for s in body["steps"]] == [("ok", "arithmetic")] * 2

@@ -6,15 +6,13 @@ real OpenAI-compatible model on a loopback server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
-from app.llm.providers import openai
 from solveverify_bench.fake_llm import FakeLLMServer, Reply
 from tests.fixtures.checks import check
-from tests.fixtures.providers import kept, solver, verdict_json, verifier
+from tests.fixtures.fake_llm import sdk_model
+from tests.fixtures.providers import solver, verdict_json, verifier
 
 AGREEING_ON_A_WRONG_VALUE = [
     ("Please solve 2x + 3 = 11 carefully", "x = 5"),
@@ -38,17 +36,6 @@ async def test_a_scan_whose_models_agree_on_a_wrong_value_is_not_verified(
     assert not (body["verification_status"] == "verified" and body["final_answer"] == wrong)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeLLMServer]:
-    fake = FakeLLMServer().start()
-    yield fake
-    fake.stop()
-
-
-def sdk_model(server: FakeLLMServer) -> openai.OpenAIChatModel:
-    return openai.OpenAIChatModel(kept(openai, "sk-test", f"{server.url}/v1"), "gpt-4o-mini")
-
-
 @pytest.mark.parametrize(
     ("problem", "answer", "model_says"),
     [
@@ -58,18 +45,18 @@ def sdk_model(server: FakeLLMServer) -> openai.OpenAIChatModel:
     ],
 )
 async def test_substitution_decides_before_the_model(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer, problem, answer, model_says
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer, problem, answer, model_says
 ) -> None:
-    server.reset()
-    with_clients(sdk_model(server))
-    server.then(Reply(verdict_json(model_says, 0.99, answer)))
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    fake_llm.then(Reply(verdict_json(model_says, 0.99, answer)))
     body = await check(client, problem, answer)
     right = answer == "x = 4"
     assert (body["verdict"], body["method"]) == (
         "correct" if right else "incorrect",
         "programmatic",
     )
-    assert server.requests == []  # the proof decided: no model was asked
+    assert fake_llm.requests == []  # the proof decided: no model was asked
 
 
 @pytest.mark.parametrize(
@@ -82,14 +69,14 @@ async def test_substitution_decides_before_the_model(
     ],
 )
 async def test_an_answer_not_worked_out_is_unknown_whatever_a_model_says(
-    client: httpx.AsyncClient, with_clients, server: FakeLLMServer, problem: str, answer: str
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer, problem: str, answer: str
 ) -> None:
-    server.reset()
-    with_clients(sdk_model(server))
-    server.then(Reply(verdict_json(True, 0.99, answer)))
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    fake_llm.then(Reply(verdict_json(True, 0.99, answer)))
     body = await check(client, problem, answer)
     assert body["verdict"] == "unknown", body
-    assert server.requests == []
+    assert fake_llm.requests == []
 
 
 async def test_a_proof_outranks_a_model_that_rejects_the_right_answer(
