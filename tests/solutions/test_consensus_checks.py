@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transaction import transaction
 from app.llm.registry import build_registry
 from app.resources import Resources, unit_of_work
 from app.scans.repository import ScanRepository
 from app.scans.service import submit_scan
+from app.symbolic.sandbox import SymbolicSandbox
 from app.worker.tasks import TASKS
 from tests.fixtures.jobs import ctx_of, job_context
 from tests.fixtures.providers import solution_json, solver, verdict_json, verifier
@@ -228,3 +232,51 @@ async def test_consensus_never_promotes_an_answer_not_worked_out(services: Resou
     outcome = await TASKS["consensus_check"](ctx, str(solution.id))
     assert outcome == "skipped: the answer is not worked out"
     assert await tier_rows(services, str(solution.id), "consensus") == []
+
+
+class CountedChecks:
+    """The real sandbox, counting the answers it is asked to check."""
+
+    def __init__(self, sandbox: SymbolicSandbox) -> None:
+        self.sandbox = sandbox
+        self.checked: list[str] = []
+
+    async def check(self, problem: str, answer: str) -> Any:
+        self.checked.append(answer)
+        return await self.sandbox.check(problem, answer)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sandbox, name)
+
+
+async def test_consensus_reads_the_proof_stored_at_the_response(
+    services: Resources, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """QUICK_VERIFY proved x = 4 by substitution: consensus reads that proof and checks only
+    the answer it has not seen (x = 5, refuted), and the proof decides. (A database of the
+    test's own: the app's relay does not run its own consensus job on this solution.)"""
+    from dataclasses import replace
+
+    tag = uuid.uuid4().hex[:6]
+    first = ScriptedClient(
+        f"pf1_{tag}", [solution_json("x = 4")], capabilities=frozenset({"solve"})
+    )
+    other = ScriptedClient(
+        f"pf2_{tag}", [solution_json("x = 5")], capabilities=frozenset({"solve"})
+    )
+    registry = build_registry([], [first, other])
+    original, services.pipeline = services.pipeline, replace(services.pipeline, registry=registry)
+    try:
+        async with transaction(sessionmaker) as session:
+            _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
+    finally:
+        services.pipeline = original
+    assert solution.final_answer == "x = 4"
+    assert [(v.tier, v.method, v.verdict, v.answer) for v in solution.verifications] == [
+        ("quick", "programmatic", "approve", "x = 4")
+    ]
+    sandbox = CountedChecks(services.sandbox)
+    context = replace(job_context(services, registry), sessionmaker=sessionmaker, sandbox=sandbox)
+    outcome = await TASKS["consensus_check"](ctx_of(context), str(solution.id))
+    assert outcome.startswith("approve (proof)"), outcome
+    assert sandbox.checked == ["x = 5"]

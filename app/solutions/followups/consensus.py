@@ -105,12 +105,14 @@ def _ledger(solution: Solution) -> list[Judged]:
     ]
 
 
-def proof_at_response(solution: Solution) -> Proof | None:
-    """A programmatic / ground-truth verdict on the returned answer, from QUICK_VERIFY."""
+def proof_at_response(
+    solution: Solution, methods: tuple[str, ...] = ("programmatic", "ground_truth")
+) -> Proof | None:
+    """A proof or refutation of the returned answer by one of `methods`, from QUICK_VERIFY."""
     for row in solution.verifications:
         if (
             row.tier == "quick"
-            and row.method in ("programmatic", "ground_truth")
+            and row.method in methods
             and row.verdict != "abstain"
             and row.answer == solution.final_answer
         ):
@@ -228,12 +230,18 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             return "skipped: no other provider answered"
         # Validator priority in tier 2: a proof on any answer decides (design-notes, DELLM).
         problem = solution.scan.problem_text
-        checked = await programmatic_verdict(jobs.sandbox, problem, answers[0].answer)
-        if checked.conclusive:  # "7 × 8" for "7 × 8 = ?": no agreement makes it the answer
-            return "skipped: the answer is not worked out"
         proven_at_response = proof_at_response(solution)
+        # QUICK_VERIFY's check already proved or refuted this very answer (of the same
+        # problem text): a conclusion, never the "not worked out" abstention, so it is read,
+        # not computed again.
+        checked = proof_at_response(solution, ("programmatic",))
+        if checked is None:
+            fresh = await programmatic_verdict(jobs.sandbox, problem, answers[0].answer)
+            if fresh.conclusive:  # "7 × 8" for "7 × 8 = ?": no agreement makes it the answer
+                return "skipped: the answer is not worked out"
+            checked = _as_proof(fresh)
         proofs = [
-            proven_at_response or _as_proof(checked),
+            proven_at_response or checked,
             *[await _proof(jobs.sandbox, problem, a.answer) for a in answers[1:]],
         ]
         nodes = [
