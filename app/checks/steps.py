@@ -21,6 +21,7 @@ from app.checks.schemas import StepCheck
 from app.pipeline.context import PipelineContext
 from app.symbolic.step_sandbox import check_steps
 from app.symbolic.steps import StepFinding
+from app.verification.admission import critique_admitted, critique_calibrator
 from app.verification.step_critique import StepCritique, critique_steps
 from app.verification.step_verdicts import (
     StepOutcome,
@@ -82,14 +83,21 @@ async def check_work(
     wrong at all, one verdict per step, and the evidence behind them."""
     findings = await check_steps(ctx.sandbox, problem, steps)
     critique: StepCritique | None = None
-    # The model is asked only while it can still move the first error earlier.
-    if verifier is not None and first_wrong(f.verdict for f in findings) != 0:
+    model = ctx.registry.get(verifier, "verify") if verifier is not None else None
+    model_id = "" if model is None else f"{model.provider}:{model.model}"
+    # The model is asked only when its critique is admitted and it can still move the first
+    # error earlier.
+    if (
+        model is not None
+        and critique_admitted(ctx.step_calibrator, model_id, ctx.verify.min_verifier_auroc)
+        and first_wrong(f.verdict for f in findings) != 0
+    ):
         critique = await critique_steps(
-            ctx.registry.get(verifier, "verify"),
+            model,
             problem,
             steps,
             timeout=CRITIQUE_TIMEOUT_S,
-            calibrator=ctx.step_calibrator,
+            calibrator=critique_calibrator(ctx.step_calibrator, model_id),
             raw_bar=ctx.verify.verified_threshold,
         )
     outcomes = combine(findings, critique)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from app.llm.registry import ProviderRegistry
 from app.verification.aspects import ASPECTS, AspectVerifier, Language, domain_for
+from app.verification.calibration import Calibrator
 
 
 def admitted_verifiers(
@@ -28,6 +29,22 @@ def admitted_verifiers(
         for name in registry.route("*", "verify")
         if name != exclude and registry.verifier_admitted(name, measured_auroc, min_auroc)
     ]
+
+
+def critique_calibrator(calibrator: Calibrator | None, model_id: str) -> Calibrator | None:
+    """The step critique's calibrator when it was fitted on this "provider:model" (or on an
+    unnamed one, an older file): another model's claims are not this one's."""
+    if calibrator is None or calibrator.measured_on not in (None, model_id):
+        return None
+    return calibrator
+
+
+def critique_admitted(calibrator: Calibrator | None, model_id: str, min_auroc: float) -> bool:
+    """May this model critique worked steps? The answers' rule already admitted it as a
+    verifier; a critique measured on it (`bench steps --fit-calibration`: its claims' AUROC on
+    held-out labelled work) must also reach the same bar, else it is not asked at all."""
+    own = critique_calibrator(calibrator, model_id)
+    return own is None or own.auroc is None or own.auroc >= min_auroc
 
 
 def spread_panel(

@@ -153,6 +153,10 @@ class Calibrator:
     brier: float | None = None
     fitted_at: str | None = None
     sources: dict[str, int] = field(default_factory=dict)
+    # A step critique's calibrator: how well its claims' P ranks right above wrong ones on the
+    # held-out claims, and the "provider:model" it was measured on (app/verification/admission.py).
+    auroc: float | None = None
+    measured_on: str | None = None
 
     # ------------------------------------------------------------------ fitting
     @classmethod

@@ -450,6 +450,7 @@ def steps(
 
     from app.llm.base import ModelClient
     from app.resources import open_providers
+    from app.verification.admission import critique_admitted
     from app.verification.calibration_files import load_calibrator
     from app.verification.step_critique import critique_messages
     from solveverify_bench.steps import CritiqueJudge, load_samples, run_steps_bench
@@ -499,6 +500,7 @@ def steps(
                     delta=verify.precision_delta,
                     holdout_fraction=verify.calibration_holdout_fraction,
                     fitted_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                    measured_on=None if model is None else f"{model.provider}:{model.model}",
                 )
                 fit_calibration.parent.mkdir(parents=True, exist_ok=True)
                 fitted.save(fit_calibration)
@@ -508,6 +510,11 @@ def steps(
                     "threshold": fitted.threshold,
                     "precision_lower_bound": fitted.precision_lower_bound,
                     "ece": fitted.ece,
+                    "auroc": fitted.auroc,
+                    "measured_on": fitted.measured_on,
+                    "admitted": critique_admitted(
+                        fitted, fitted.measured_on or "", verify.min_verifier_auroc
+                    ),
                 }
             if isinstance(model, CritiqueRecorder):
                 summary["recorded"] = {"path": str(record), "replies": model.recorded}

@@ -46,6 +46,7 @@ from app.verification.step_critique import (
     critique_steps,
 )
 from app.verification.step_verdicts import combine, first_error, first_flagged
+from solveverify_bench.metrics import auroc
 
 CRITIQUE_TIMEOUT_S = 120.0
 CONCURRENCY = 4
@@ -340,13 +341,18 @@ def fit_calibration(
     holdout_fraction: float,
     seed: int = 0,
     fitted_at: str | None = None,
+    measured_on: str | None = None,
 ) -> Calibrator:
     """The critique's calibrator, fitted as the answers' is (app/verification/outcomes.py
     `fit_with_promise`): logistic on a seeded part of the labelled claims, the threshold for
     the promised precision chosen by Learn-then-Test on the held-out rest. Too few claims
-    (or only one kind of outcome): a promise with no threshold, so no claim stands."""
+    (or only one kind of outcome): a promise with no threshold, so no claim stands. Its AUROC
+    on the held-out claims, with the model it was `measured_on`, is what admits the critique
+    (app/verification/admission.py `critique_admitted`)."""
     rows, labels = labelled_claims(results)
-    empty = Calibrator(target_precision=target, delta=delta, n_samples=len(rows))
+    empty = Calibrator(
+        target_precision=target, delta=delta, n_samples=len(rows), measured_on=measured_on
+    )
     if len(rows) < MIN_FIT_CLAIMS or len(set(labels)) < 2:
         return empty
     order = list(range(len(rows)))
@@ -361,7 +367,8 @@ def fit_calibration(
     predicted = [model.predict(rows[i]) for i in measured]
     right = [labels[i] for i in measured]
     model.ece, model.brier = ece(predicted, right), brier(predicted, right)
-    model.fitted_at = fitted_at
+    model.auroc = auroc(predicted, right)
+    model.fitted_at, model.measured_on = fitted_at, measured_on
     model.sources = {"step_critique": len(rows)}
     return model
 

@@ -132,6 +132,10 @@ def test_a_calibrator_is_fitted_on_labelled_claims_and_then_judges(tmp_path: Pat
     assert fitted.threshold is not None and fitted.precision_lower_bound is not None
     assert fitted.precision_lower_bound >= 0.8
     assert raw["fitted_calibration"]["threshold"] == fitted.threshold
+    # Its claims' ranking, measured on the held-out claims, admits the critic (sure claims are
+    # right, unsure ones wrong: they separate perfectly).
+    assert fitted.measured_on == "openai_compatible:critic-model"
+    assert fitted.auroc == 1.0 and raw["fitted_calibration"]["admitted"] is True
 
     judged = bench(
         tmp_path, "--data", str(data), "--backend", "replay", "--replay", str(replay),
@@ -150,6 +154,27 @@ def test_a_calibrator_is_fitted_on_labelled_claims_and_then_judges(tmp_path: Pat
         r["critique"]["claimed"] == r["label"] for r in rows if r["critique"]["stands"]
     )
     assert all(r["critique"]["calibrated"] for r in rows)
+
+
+def test_a_critic_whose_confidence_tells_nothing_is_not_admitted(tmp_path: Path) -> None:
+    """The same claims, each stated at 0.9 whether right or wrong: no claim can be told from
+    another, the AUROC is 0.5, under the admission bar (0.70): the critique is not asked."""
+    items = samples(90)
+    data = write(tmp_path, items)
+    replay = tmp_path / "critiques.jsonl"
+    flat = []
+    for r in recorded_claims(items):
+        reply = {**r.data, "confidence": 0.9}
+        flat.append(RecordedCritique(r.key, r.provider, r.model, json.dumps(reply), reply, r.id))
+    replay.write_text("".join(r.line() + "\n" for r in flat))
+    calibration = tmp_path / "step_critique_calibration.json"
+    raw = bench(
+        tmp_path, "--data", str(data), "--backend", "replay", "--replay", str(replay),
+        "--fit-calibration", str(calibration), "--target-precision", "0.8",
+    )  # fmt: skip
+    fitted = Calibrator.load(calibration)
+    assert fitted.auroc is not None and fitted.auroc < 0.7
+    assert raw["fitted_calibration"]["admitted"] is False
 
 
 def test_a_prompt_missing_from_the_recording_is_an_abstention(tmp_path: Path) -> None:
