@@ -4,9 +4,10 @@ $36`), evaluated exactly with fractions.
 Sound first: a claim is `wrong` only when it is read without doubt and false under every
 reading a careful teacher would allow — rounding stated or plain (2/3 = 0.67, 100/3 ≈ 33),
 rounded decimals carried from earlier steps (33.33 × 3 = 100), running totals written as one
-chain (2 + 3 = 5 + 4 = 9), percent written loosely (0.25 × 100 = 25%). Anything touched by
-words that change a value (half of, dozen, 万), a ratio or time (3:30), a subscript or an
-unknown command is skipped. Pure functions (sandboxed).
+chain (2 + 3 = 5 + 4 = 9), percent written loosely (0.25 × 100 = 25%). Sides in units one
+reads without doubt (3 km = 3000 m, 1 h 30 min = 90 min) are put in one unit first
+(step_units). Anything touched by words that change a value (half of, dozen, 万), a ratio
+or time (3:30), a subscript or an unknown command is skipped. Pure functions (sandboxed).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from app.symbolic.normalize import ParseError
 from app.symbolic.step_text import Token, to_plain, tokenize
+from app.symbolic.step_units import read_sides
+from app.symbolic.units import UNITS, convert, unit_name
 
 Verdict = str  # ok | wrong | unchecked
 
@@ -55,6 +59,12 @@ _CONVERTIBLE_UNITS = """
 CONVERTIBLE_UNITS = frozenset(_CONVERTIBLE_UNITS.split())
 # Chinese characters that scale or relate a number (三万, 一半, 两倍, 八折, 七成).
 _CJK_VALUE = re.compile(r"[万千百亿半倍折成分角秒时天周月年小之比和差积商]")
+# Units written with those characters, each one unit to units.py (千米, 小时, 分钟, 秒): a
+# unit when it is the whole word after a number. Not 时 (3时: three o'clock) nor 分 (a minute
+# or a cent).
+CJK_UNITS = frozenset(
+    u for u in UNITS if not u.isascii() and "/" not in u and _CJK_VALUE.search(u) and u != "时"
+)
 # A scale said in words or money beside the numbers: "5 thousand dollars … 5 * 3 = $15,000".
 _SCALE_WORDS = re.compile(
     r"thousand|million|billion|hundred|\bk\b|cents?\b|\$|千|万|百|亿|分钱", re.IGNORECASE
@@ -86,6 +96,7 @@ class _Side:
     tokens: tuple[Token, ...]
     units: tuple[str, ...]
     quotient_of_quantities: bool = False  # a unit divided by a number: 1 hour / 60 minutes
+    quantities: tuple[Token, ...] = ()  # the tokens with their units, as written
 
     @property
     def has_operator(self) -> bool:
@@ -329,8 +340,9 @@ def _unit_words(tokens: list[Token], i: int, previous: Token | None) -> int:
     while j < len(tokens) and j - i < 5:
         t = tokens[j]
         word = t.text.lower()
-        if t.kind == "word" and not (
-            word in VALUE_WORDS or word in PROSE_WORDS or _CJK_VALUE.search(t.text)
+        if t.kind == "word" and (
+            t.text in CJK_UNITS
+            or not (word in VALUE_WORDS or word in PROSE_WORDS or _CJK_VALUE.search(t.text))
         ):
             j += 1
         elif t.kind == "op" and t.text == "/" and j > i and _is_word(tokens, j + 1):
@@ -352,7 +364,18 @@ def _unit_words(tokens: list[Token], i: int, previous: Token | None) -> int:
         return -1  # 500cm³: the power belongs to the unit, not to the number
     if following is None or following.kind in ("op", "eq", "approx", "rp", "punct", "arrow"):
         return j - i
-    return 0
+    return j - i if _written_out(tokens, i, j) else 0
+
+
+def _written_out(tokens: list[Token], i: int, j: int) -> bool:
+    """1 hour 30 minutes, 5 feet 6 inches: the unit tokens[i:j] of a length written out in
+    two units, the larger first."""
+    if j - i != 1 or j + 1 >= len(tokens) or tokens[j].kind != "num":
+        return False
+    try:
+        return convert(Fraction(1), tokens[i].text, tokens[j + 1].text) > 1
+    except ParseError:
+        return False
 
 
 _MATH = ("num", "op", "lp", "rp", "pct", "var", "sqrt", "eq", "approx")
@@ -410,6 +433,13 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
         return True
     if token.kind == "other":
         return False
+    if (
+        step < 0
+        and token.text.lower() in ("and", ",")
+        and _quantity_at(tokens, index - 2)
+        and _quantity_at(tokens, index + 1)
+    ):
+        return False  # 1 hour and 30 minutes = …: the quantity goes on to the left
     if token.kind == "word":
         word = token.text.lower()
         if word == "and":  # "3 + 4 = 7 and 5 + 2 = 7" yes; "2 and 1/2 × 4", "7 and a half" no
@@ -439,6 +469,17 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
     return False
 
 
+def _quantity_at(tokens: list[Token], index: int) -> bool:
+    """A number (or a parenthesis) and a unit one reads at tokens[index] (2 hours)."""
+    if not 0 <= index < len(tokens) - 1 or tokens[index].kind not in ("num", "rp"):
+        return False
+    try:
+        unit_name(tokens[index + 1].text)
+    except KeyError:
+        return False
+    return True
+
+
 def _mixed_number_around(tokens: list[Token], index: int, step: int) -> bool:
     def kind(i: int) -> str:
         return tokens[i].kind if 0 <= i < len(tokens) else ""
@@ -466,7 +507,8 @@ def _split_sides(run: list[Token]) -> tuple[list[_Side], list[str]] | None:
                 u.kind == "unit" and v.kind == "op" and v.text == "/"
                 for u, v in itertools.pairwise(current)
             )
-            sides.append(_Side(tuple(u for u in current if u.kind != "unit"), units, quotient))
+            numbers = tuple(u for u in current if u.kind != "unit")
+            sides.append(_Side(numbers, units, quotient, tuple(current)))
             if t.start >= 0:
                 separators.append(t.kind)
             current = []
@@ -482,8 +524,10 @@ def _strip_outer_parentheses(sides: list[_Side]) -> list[_Side]:
     closes = sum(t.kind == "rp" for t in last) - sum(t.kind == "lp" for t in last)
     if opens == 1 and closes == 1 and first[0].kind == "lp" and last[-1].kind == "rp":
         sides = list(sides)
-        sides[0] = replace(sides[0], tokens=first[1:])
-        sides[-1] = replace(sides[-1], tokens=sides[-1].tokens[:-1])
+        sides[0] = replace(sides[0], tokens=first[1:], quantities=sides[0].quantities[1:])
+        quantities = sides[-1].quantities
+        kept = quantities[:-1] if quantities and quantities[-1].kind == "rp" else ()
+        sides[-1] = replace(sides[-1], tokens=sides[-1].tokens[:-1], quantities=kept)
     return sides
 
 
@@ -541,6 +585,7 @@ class Context:
     rounding_stated: bool = False  # ≈, "about", "round to the nearest tenth" (step or problem)
     scaled: bool = False  # thousands, cents, 万 … said beside the numbers (step or problem)
     percent: bool = False  # a percent is in play: 20 may be written for 0.2
+    scale_drawing: bool = False  # a map, a scale, "represents": 1 cm = 5 km is no conversion
 
 
 def _round_number(exact: Fraction, literal: Token) -> bool:
@@ -561,6 +606,9 @@ def _judge_pair(
     left: _Side, right: _Side, separator: str, context: Context
 ) -> tuple[Verdict, str] | None:
     """ok / wrong / unchecked for `left = right`; None when a side is not arithmetic."""
+    converted = _judge_converted(left, right, separator, context)
+    if converted is not None:
+        return converted
     try:
         a, b = evaluate(left.tokens), evaluate(right.tokens)
     except _NOT_JUDGED:
@@ -621,6 +669,46 @@ def _judge_pair(
     if a and b and context.scaled and _conversion_factor(a / b, powers_of_ten):
         return "unchecked", "off by a power of ten (thousands or cents may be implied)"
     return "wrong", f"{_show(a)} ≠ {_show(b)}"
+
+
+def _judge_converted(
+    left: _Side, right: _Side, separator: str, context: Context
+) -> tuple[Verdict, str] | None:
+    """`3 km = 3000 m`, `2 × 1.5 hours = 180 minutes`: sides in different units of one
+    dimension, judged in one unit with the rules for plain numbers (None: a unit not read,
+    two dimensions, or one unit only). Wrong only when false both with its units and with its
+    numbers alone when a number is written bare: 2 hours × 60 = 120 minutes writes the
+    conversion factor so (1 hour + 30 minutes = 31 minutes, every number with its unit, is
+    wrong)."""
+    read = None if context.scale_drawing else read_sides(left.quantities, right.quantities)
+    if read is None:
+        return None
+    try:
+        sides = read.in_unit()
+        a, b = evaluate(sides[0]), evaluate(sides[1])
+        doubled = [evaluate(side) for side in read.in_unit(Fraction(2))]
+    except (*_NOT_JUDGED, ParseError):
+        return None
+    if not a or not b or doubled != [2 * a, 2 * b]:
+        return None  # not one quantity of the unit's dimension: 3 m × 2 m, 6 km / 2 km
+    judged = _judge_pair(_Side(sides[0], ()), _Side(sides[1], ()), separator, context)
+    if judged is None:
+        return None
+    verdict, why = judged
+    if verdict == "ok":
+        return "ok", "equal after converting units" if why == "exact" else f"{why} after converting"
+    if verdict == "unchecked":
+        return "unchecked", f"{why} (after converting units)"
+    numbers = read.numbers_alone()
+    bare = read.bare_numbers()
+    if bare and numbers is not None:  # a number without a unit may be a conversion factor
+        alone = _judge_pair(_Side(numbers[0], ()), _Side(numbers[1], ()), separator, context)
+        if alone is not None and alone[0] == "ok" and {a / b, b / a} & bare:
+            return "ok", "a conversion factor written as a bare number"
+        if alone is not None and alone[0] != "wrong":
+            return "unchecked", "true for its numbers, not for its units"
+    unit = read.unit
+    return "wrong", f"{_show(a)} {unit} ≠ {_show(b)} {unit} after converting units"
 
 
 # Ratios between units people convert (minutes/hour, inches/foot, quarts/gallon, cents…).
@@ -779,14 +867,16 @@ def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
 
 def _judge_chain(statement: _Statement, context: Context) -> Claim | None:
     sides, separators = statement.sides, statement.separators
-    if len(sides) < 2 or not any(s.has_operator for s in sides):
-        return None  # "1 hour = 60 minutes", "Day 1 = 5": no calculation
+    if len(sides) < 2:
+        return None
+    # No calculation ("Day 1 = 5"): judged only as a conversion ("1 hour = 60 minutes")
+    judge = _judge_pair if any(s.has_operator for s in sides) else _judge_converted
     verdicts: list[tuple[Verdict, str]] = []
     for i in range(len(sides) - 1):
         left, right = sides[i], sides[i + 1]
         if not left.tokens or not right.tokens:
             return None
-        judged = _judge_pair(left, right, separators[i], context)
+        judged = judge(left, right, separators[i], context)
         if judged is None:
             continue
         if judged[0] == "wrong" and len(sides) > 2 and _running_total(left, right):
@@ -856,6 +946,13 @@ _CORRECTION = re.compile(
     r"不对|错了|应为|应该是|更正|改正|矛盾|不可能|不成立",
     re.IGNORECASE,
 )
+# 3千米, 2千克: the 千 of a unit, no scale said in words.
+_KILO_UNITS = re.compile(r"(?<=\d)\s*千[米克]")
+# A map, a model or a drawing to scale: 1 cm = 5 km there is a correspondence, no conversion.
+_SCALE_DRAWING = re.compile(
+    r"\bscale|\bmaps?\b|represent|stands? for|blueprint|drawing|\bmodel|比例尺|图上|代表|表示",
+    re.IGNORECASE,
+)
 _PERCENT_WORDS = re.compile(r"%|percent|百分|折", re.IGNORECASE)
 # Rounding asked for by the problem ("to the nearest tenth", "estimate"): "about" and
 # "around" there are prose (rotate around the sun).
@@ -879,8 +976,12 @@ def read_step(step: str, problem: str = "") -> StepReading:
         rounding_stated=bool(
             _ROUNDING_WORDS.search(step) or _PROBLEM_ROUNDING_WORDS.search(problem)
         ),
-        scaled=bool(_SCALE_WORDS.search(step) or _PROBLEM_SCALE_WORDS.search(problem)),
+        scaled=bool(
+            _SCALE_WORDS.search(_KILO_UNITS.sub("", step))
+            or _PROBLEM_SCALE_WORDS.search(_KILO_UNITS.sub("", problem))
+        ),
         percent=bool(_PERCENT_WORDS.search(step) or _PERCENT_WORDS.search(problem)),
+        scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
     )
     statements = _statements(plain, tokens)
     claims: list[Claim] = []

@@ -1,7 +1,7 @@
 """The symbolic step checks: arithmetic claims and derivation lines, sound first.
 
 A flag must land only on a truly wrong step: every case the reader cannot read beyond doubt
-(a unit conversion, a ratio, a rounded value, a running total, a value word) is unchecked."""
+(a unit not read, a ratio, a rounded value, a running total, a value word) is unchecked."""
 
 from __future__ import annotations
 
@@ -73,10 +73,7 @@ def test_a_false_calculation_is_wrong(step: str, claim: str) -> None:
 @pytest.mark.parametrize(
     "step",
     [
-        "2 hours 30 minutes = 150 minutes",  # not one number on the left
-        "1 hour = 60 minutes",  # a conversion, not a calculation
-        "3 × 20 = 1 hour",  # a conversion inside a calculation
-        "2 × 1.5 hours = 180 minutes",
+        "3 × 20 = 1 hour",  # a conversion inside a calculation, one side bare
         "x - 5 = 12",  # algebra
         "total - 5 = 12",  # a fragment: what is "total"?
         "half of 18 = 9",

@@ -1,0 +1,223 @@
+"""The quantities on the two sides of a step's claim, written in one unit: `3 km = 3000 m`
+becomes `(3 * 1000) = 3000`, `1 h 30 min = 90 min` becomes `((1 * 60) + 30) = 90`.
+
+Only units that units.py reads without doubt are read (km, kg, hours, 米, 厘米 …; 分 is not),
+converted with pint's exact fractions; every unit on the claim must be of one dimension (a
+rate or a shorthand such as "60 min/h" may hide in a mix: such a claim is not read). The
+arithmetic itself is judged by step_arithmetic. Pure functions (sandboxed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.symbolic.normalize import ParseError
+from app.symbolic.step_text import Token
+from app.symbolic.units import convert, unit_name
+
+
+@dataclass(frozen=True, slots=True)
+class _Quantity:
+    value: tuple[Token, ...]  # a number, or a parenthesised expression
+    unit: str  # its spelling, as written
+
+
+# A side read as its parts: tokens of arithmetic, quantities, and quantities written side by
+# side (1 h 30 min: one length of time in two units, larger unit first).
+_Part = Token | _Quantity | tuple[_Quantity, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QuantitySides:
+    """Both sides of a claim, read as quantities."""
+
+    left: tuple[_Part, ...]
+    right: tuple[_Part, ...]
+    unit: str  # the unit both are written in below: the right side's, where it has one
+
+    def in_unit(self, scale: Fraction = Fraction(1)) -> tuple[tuple[Token, ...], ...]:
+        """Both sides as plain arithmetic, each quantity in `unit` (times `scale`: with 2, a
+        side of the unit's dimension doubles, a product of two lengths quadruples)."""
+        return tuple(_in_unit(side, self.unit, scale) for side in (self.left, self.right))
+
+    def numbers_alone(self) -> tuple[tuple[Token, ...], ...] | None:
+        """Both sides with their units dropped (None: a side writes one value in two units)."""
+        sides: list[tuple[Token, ...]] = []
+        for side in (self.left, self.right):
+            tokens: list[Token] = []
+            for part in side:
+                if isinstance(part, tuple):
+                    return None
+                tokens.extend(part.value if isinstance(part, _Quantity) else (part,))
+            sides.append(tuple(tokens))
+        return tuple(sides)
+
+    def bare_numbers(self) -> set[Fraction]:
+        """The numbers written without a unit (the 60 of 2 hours × 60 = 120 minutes)."""
+        return {
+            Fraction(part.text)
+            for side in (self.left, self.right)
+            for part in side
+            if isinstance(part, Token) and part.kind == "num"
+        }
+
+
+def read_sides(left: Sequence[Token], right: Sequence[Token]) -> QuantitySides | None:
+    """Both sides as quantities, when each carries a unit, every unit is read and all are of
+    one dimension in more than one spelling (None otherwise: nothing to convert, or a unit
+    not read beyond doubt)."""
+    left_parts, right_parts = _parts(left), _parts(right)
+    if left_parts is None or right_parts is None:
+        return None
+    units = [_units(left_parts), _units(right_parts)]
+    if not units[0] or not units[1] or len({u for side in units for u in side}) < 2:
+        return None
+    target = units[1][0] if len(set(units[1])) == 1 else units[0][0]
+    try:
+        for unit in (*units[0], *units[1]):
+            convert(Fraction(1), unit, target)  # one dimension, an exact factor
+    except ParseError:
+        return None
+    return QuantitySides(left_parts, right_parts, target)
+
+
+def _units(side: tuple[_Part, ...]) -> list[str]:
+    found: list[str] = []
+    for part in side:
+        if isinstance(part, _Quantity):
+            found.append(part.unit)
+        elif isinstance(part, tuple):
+            found.extend(q.unit for q in part)
+    return found
+
+
+def _unit_spelling(tokens: Sequence[Token]) -> str:
+    """km / h → km/h, square feet → square feet."""
+    text = ""
+    for t in tokens:
+        joined = t.text == "/" or text.endswith("/") or not text
+        text += t.text if joined else " " + t.text
+    return text
+
+
+def _reads(spelling: str) -> bool:
+    try:
+        unit_name(spelling)
+    except KeyError:
+        return False
+    return True
+
+
+def _parts(tokens: Sequence[Token]) -> tuple[_Part, ...] | None:
+    """The side's parts; None when a unit is not read or stands where no value carries it."""
+    parts: list[_Part] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        unit_end = i
+        while unit_end < len(tokens) and _is_unit(tokens, unit_end):
+            unit_end += 1
+        if unit_end == i:
+            if t.kind in ("var", "unit", "other"):
+                return None  # a letter that is no unit: algebra
+            parts.append(t)
+            i += 1
+            continue
+        spelling = _unit_spelling(tokens[i:unit_end])
+        value = _value_before(parts) if parts and _reads(spelling) else ()
+        if not value:
+            return None  # a unit not read, or one no number or parenthesis carries
+        parts.append(_Quantity(value, spelling))
+        i = unit_end
+    return _joined(parts)
+
+
+def _is_unit(tokens: Sequence[Token], i: int) -> bool:
+    """A unit token, or a one-letter unit right after a number (5 kg = 500 g)."""
+    t = tokens[i]
+    if t.kind == "unit":
+        return True
+    if t.kind != "var" or i == 0 or tokens[i - 1].kind not in ("num", "rp"):
+        return False
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    return _reads(t.text) and (following is None or following.text != "^")
+
+
+def _value_before(parts: list[_Part]) -> tuple[Token, ...]:
+    """Takes from `parts` the value a unit follows: a number, or a parenthesised
+    expression (empty when it follows neither)."""
+    last = parts[-1]
+    if not isinstance(last, Token):
+        return ()
+    if last.kind == "num":
+        parts.pop()
+        return (last,)
+    if last.kind != "rp":
+        return ()
+    depth = 0
+    for k in range(len(parts) - 1, -1, -1):
+        part = parts[k]
+        if not isinstance(part, Token):
+            return ()
+        depth += (part.kind == "rp") - (part.kind == "lp")
+        if depth == 0:
+            value = tuple(p for p in parts[k:] if isinstance(p, Token))
+            del parts[k:]
+            return value
+    return ()
+
+
+def _joined(parts: list[_Part]) -> tuple[_Part, ...] | None:
+    """Quantities written side by side (1 h 30 min) as one: the larger unit first, each
+    value a plain number."""
+    out: list[_Part] = []
+    for part in parts:
+        previous = out[-1] if out else None
+        if isinstance(part, _Quantity) and isinstance(previous, (_Quantity, tuple)):
+            run = previous if isinstance(previous, tuple) else (previous,)
+            if any(len(q.value) != 1 for q in (*run, part)):
+                return None
+            try:
+                if convert(Fraction(1), run[-1].unit, part.unit) <= 1:
+                    return None  # 30 min 1 h: not a length of time written out
+            except ParseError:
+                return None
+            out[-1] = (*run, part)
+        else:
+            out.append(part)
+    return tuple(out)
+
+
+def _in_unit(side: tuple[_Part, ...], target: str, scale: Fraction) -> tuple[Token, ...]:
+    tokens: list[Token] = []
+    for part in side:
+        if isinstance(part, Token):
+            tokens.append(part)
+        elif isinstance(part, _Quantity):
+            tokens.extend(_quantity(part, target, scale))
+        else:
+            first, last = part[0].value[0], part[-1].value[-1]
+            tokens.append(Token("lp", "(", first.start, first.start))
+            for k, quantity in enumerate(part):
+                if k:
+                    start = quantity.value[0].start
+                    tokens.append(Token("op", "+", start, start))
+                tokens.extend(_quantity(quantity, target, scale))
+            tokens.append(Token("rp", ")", last.end, last.end))
+    return tuple(tokens)
+
+
+def _quantity(quantity: _Quantity, target: str, scale: Fraction) -> list[Token]:
+    factor = convert(Fraction(1), quantity.unit, target) * scale
+    if factor == 1:
+        return list(quantity.value)  # 180 minutes in minutes: still the number written
+    start, end = quantity.value[0].start, quantity.value[-1].end
+    return [
+        Token("lp", "(", start, start),
+        *quantity.value,
+        Token("op", "*", end, end),
+        Token("num", str(factor), end, end),  # "p/q": the evaluator reads it exactly
+        Token("rp", ")", end, end),
+    ]
