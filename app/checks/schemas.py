@@ -154,7 +154,8 @@ class CheckResponse(BaseModel):
     expected: str | None = Field(
         default=None,
         description="The right answer, when the sandbox or the problem bank knows it (never a "
-        "model's guess).",
+        "model's guess). Withheld (null) for an incorrect answer sent with its steps: the check "
+        "then points at the mistake without giving the answer away.",
         examples=["-14"],
     )
     detail: str = Field(

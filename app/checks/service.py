@@ -107,7 +107,7 @@ async def checked_answer(
     outcome, work = await asyncio.gather(
         validate(stages, ctx.thresholds), check_work(ctx, text, steps, verifier)
     )
-    response = check_response(outcome, ctx)
+    response = withheld(check_response(outcome, ctx))
     response.first_error_step = work.first_error_step
     response.first_flagged_step = work.first_flagged_step
     response.steps = work.steps
@@ -250,6 +250,21 @@ def admitted_verifier(ctx: PipelineContext) -> str | None:
         min_auroc=verify.min_verifier_auroc,
     )
     return admitted[0] if admitted else None
+
+
+def withheld(response: CheckResponse) -> CheckResponse:
+    """With the student's steps the check points at the mistake and must not give the answer
+    away: an incorrect answer's right value (`expected`, and the detail that states it) is
+    withheld."""
+    if response.verdict != "incorrect":
+        return response
+    return response.model_copy(
+        update={
+            "expected": None,
+            "detail": f"{response.method} check: the answer is not right (the right value is "
+            "withheld while the steps are checked)",
+        }
+    )
 
 
 def check_response(outcome: ValidationOutcome, ctx: PipelineContext) -> CheckResponse:

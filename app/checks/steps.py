@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from app.analysis.classifier import detect_language
 from app.checks.schemas import StepCheck
 from app.pipeline.context import PipelineContext
+from app.symbolic.step_equations import LOST_ROOT
 from app.symbolic.step_sandbox import check_steps
 from app.symbolic.steps import StepFinding
 from app.verification.admission import critique_admitted, critique_calibrator
@@ -136,6 +137,10 @@ _TEMPLATES = {
     "of the equation. Check that both sides were changed in the same way.",
     ("equation", "zh"): "第{n}步：从上一步变到「{claim}」后，方程的解变了。"
     "请检查等式两边是否做了同样的变形。",
+    ("lost_root", "en"): "Step {n}: going to {claim} loses a solution of the equation. Did "
+    "a division by an expression that can be zero drop one?",
+    ("lost_root", "zh"): "第{n}步：变到「{claim}」时丢掉了方程的一个解。"
+    "是不是两边同时除以了一个可能为零的式子？",
     ("llm", "en"): "Step {n} looks wrong to the checker. Read it again carefully: is every "
     "fact taken from the problem right, and is each operation the right one?",
     ("llm", "zh"): "第{n}步可能有错误。请再仔细读一读：用到的条件对不对，每一步运算选得对不对？",
@@ -148,5 +153,7 @@ def explain(index: int, outcome: StepOutcome, language: str) -> str:
     method = outcome.method if outcome.method in ("arithmetic", "equation") else "llm"
     if method != "llm" and not finding.claim:
         method = "llm"
+    if method == "equation" and finding.detail == LOST_ROOT:
+        method = "lost_root"
     template = _TEMPLATES[(method, "zh" if language == "zh" else "en")]
     return template.format(n=index + 1, claim=shown(finding.claim or ""))

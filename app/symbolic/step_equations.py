@@ -5,8 +5,11 @@ exactly (polynomials with rational coefficients, real roots). Sound first, so a 
 `wrong` only when none of its solutions is a solution of the problem's equation (or of the
 derivation's first line) nor of the line before it: `2x = 8` then `x = 5`. A line that keeps
 some roots and drops others may be a case split ((x-2)(x-3) = 0, then x - 2 = 0), and one
-that gains roots may be a squaring the student checks later: neither is flagged. Pure
-functions (sandboxed).
+that gains roots may be a squaring the student checks later: neither is flagged. A line
+with decimals may hold a rounded root (x = 3.33 for 10/3): within its last place of a
+solution it is never wrong. After a solved line (x = 4) an equation sharing none of its
+solutions starts something new (part (b), or x reused for another quantity: x = 2 × 8), so
+it is not judged against the old derivation. Pure functions (sandboxed).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ _LEAD = re.compile(
 )
 _EQUATION = re.compile(r"^[0-9a-z+\-*/^(). ]+=[0-9a-z+\-*/^(). ]+$")
 _SQRT = "sqrt"
+_DECIMAL = re.compile(r"\d\.(\d+)")
+LOST_ROOT = "it loses a solution"
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError, sp.PolynomialError)
 
 
@@ -39,6 +44,15 @@ class Equation:
     roots: frozenset[sp.Expr]  # distinct real roots
     factored: bool = False  # a product = 0: the next lines may take one factor at a time
     all_solutions: bool = False  # the problem asks for every solution (no max, no condition)
+    solved: bool = False  # the unknown alone on one side, a number on the other: x = 4
+    places: int | None = None  # the most decimal places of a number in it (None: no decimal)
+
+    def rounds_to(self, roots: frozenset[sp.Expr]) -> bool:
+        """Could every root of this line be one of `roots` rounded or cut to its places?"""
+        if self.places is None or not self.roots or not roots:
+            return False
+        slack = sp.Rational(1, 10**self.places)
+        return all(any(abs(sp.N(r - s, 30)) <= slack for s in roots) for r in self.roots)
 
 
 def _is_factored(left: sp.Expr, right: sp.Expr) -> bool:
@@ -87,7 +101,11 @@ def read_equation(text: str) -> Equation | None:
         roots = _polynomial_roots(residual, x)
     except _ERRORS:
         return None
-    return None if roots is None else Equation(plain, x, roots, _is_factored(lhs, rhs))
+    if roots is None:
+        return None
+    solved = x in (lhs, rhs) and not (lhs - x if lhs == x else rhs - x).free_symbols
+    places = max((len(d) for d in _DECIMAL.findall(plain)), default=None)
+    return Equation(plain, x, roots, _is_factored(lhs, rhs), solved=solved, places=places)
 
 
 def problem_equation(problem: str) -> Equation | None:
@@ -112,9 +130,19 @@ def problem_equation(problem: str) -> Equation | None:
     return Equation(str(equation), x, roots, factored, every)
 
 
-def _later_roots(lines: list[Equation | None], x: sp.Symbol) -> frozenset[sp.Expr]:
-    """Every root the lines from here on state: x = 4, then x = -4 lists both solutions."""
-    return frozenset().union(*(e.roots for e in lines if e is not None and e.variable == x))
+def _later_roots(
+    lines: list[Equation | None], texts: list[str], x: sp.Symbol
+) -> frozenset[sp.Expr]:
+    """Every root the lines from here on state: x = 4, then x = -4 lists both solutions, as
+    does "also x = 0" or "x = 0 or x = 4" written in words."""
+    found: set[sp.Expr] = set()
+    for e in lines:
+        if e is not None and e.variable == x:
+            found |= e.roots
+    stated = re.compile(rf"(?<![a-z]){x}\s*=\s*(-?\d+(?:/\d+)?)(?![\d.]*(?:[a-z(]|\s*[-+*/^(]))")
+    for text in texts:
+        found.update(sp.Rational(n) for n in stated.findall(to_plain(text)))
+    return frozenset(found)
 
 
 def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict]:
@@ -141,13 +169,17 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
         same_as = [e for e in (reference, previous) if e is not None]
         before = previous or reference
         adjacent = previous is not None and previous_index == index - 1
+        disjoint = bool(line.roots) and all(not (line.roots & e.roots) for e in same_as)
         if any(line.roots == e.roots for e in same_as):
             verdicts[index] = LineVerdict("ok", line.text, "same solutions")
-        elif (
-            line.roots
-            and all(not (line.roots & e.roots) for e in same_as)
-            and (trusted or adjacent)
-        ):
+        elif disjoint and previous is not None and previous.solved:
+            # x = 4, then 3x - 1 = 5 (part b) or x = 2 × 8 (x reused): a new start, judged
+            # from here on only against itself
+            verdicts[index] = LineVerdict("unchecked", line.text, "a new equation after a solution")
+            reference, trusted = line, False
+        elif any(line.rounds_to(e.roots) for e in same_as):
+            verdicts[index] = LineVerdict("unchecked", line.text, "a rounded solution")
+        elif disjoint and (trusted or adjacent):
             verdicts[index] = LineVerdict(
                 "wrong", line.text, "none of its solutions solves the equation before it"
             )
@@ -156,11 +188,11 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
             and before.roots == reference.roots
             and not before.factored
             and line.roots < before.roots
-            and not before.roots <= _later_roots(lines[index:], line.variable)
+            and not before.roots <= _later_roots(lines[index:], steps[index:], line.variable)
         ):
             # x^2 = 4x, then x = 4: a root lost (divided by x). After a product = 0 the
             # same line is one case of several, so a factored line is never followed here.
-            verdicts[index] = LineVerdict("wrong", line.text, "it loses a solution")
+            verdicts[index] = LineVerdict("wrong", line.text, LOST_ROOT)
         else:
             verdicts[index] = LineVerdict("unchecked", line.text, "solutions kept only in part")
         previous, previous_index = line, index

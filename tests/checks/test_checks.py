@@ -494,3 +494,21 @@ async def test_the_largest_work_is_checked_in_time(client: httpx.AsyncClient):
     assert time.perf_counter() - started < 30
     assert len(body["steps"]) == 40 and body["first_error_step"] is None
     assert body["steps"][0]["verdict"] == "ok" and body["steps"][39]["verdict"] == "unchecked"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer", "steps", "right"),
+    [
+        ("What is 18 - 6?", "11", ["18 - 6 = 11"], "12"),
+        ("Solve 2x + 3 = 11", "x = 5", ["2x = 8", "x = 5"], "4"),
+    ],
+)
+async def test_with_steps_an_incorrect_answer_gets_no_right_value(
+    client: httpx.AsyncClient, problem: str, answer: str, steps: list[str], right: str
+):
+    """ "Where did I go wrong?" points at the step; the response does not hand over the answer
+    (without steps, `expected` carries it: test_programmatic_verdicts_carry_the_expected_answer)."""
+    body = await check_steps(client, problem, answer, steps)
+    assert body["verdict"] == "incorrect" and body["expected"] is None
+    assert body["first_error_step"] == len(steps) - 1
+    assert right not in json.dumps({k: v for k, v in body.items() if k != "check_id"})

@@ -362,3 +362,65 @@ def test_only_steps_shown_right_vouch_for_a_first_error() -> None:
         assert [f.verdict for f in findings] == ["ok", "wrong"]
         outcomes = combine(findings, None)
         assert (first_error(outcomes), first_flagged(outcomes)) == (claimed, 1)
+
+
+# ---------------------------------------------------------------- the tester's right work
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps"),
+    [
+        ("Solve 3x = 10", ["3x = 10", "x = 10/3", "x = 3.33"]),
+        ("Solve 3x = 10, give x to 2 decimal places", ["3x = 10", "x = 3.33"]),
+        ("解方程 3x = 10（结果保留两位小数）", ["3x = 10", "x = 3.33"]),
+        ("Solve 3x = 1", ["3x = 1", "x = 0.333..."]),
+        ("Solve 3x = 10", ["3x = 10", "x = 3.3"]),
+        ("Find x to two places.", ["x = 22/7", "x = 3.14"]),
+        ("Solve x^2 = 2 for x > 0", ["x^2 = 2", "x = 1.414"]),
+    ],
+)
+def test_a_rounded_solution_is_never_wrong(problem: str, steps: list[str]) -> None:
+    assert "wrong" not in [f.verdict for f in check_step_list(problem, steps)]
+
+
+def test_a_solution_off_by_more_than_its_last_place_is_still_wrong() -> None:
+    found = derivation_verdicts("Solve 3x = 10", ["3x = 10", "x = 3.5"])
+    assert found[1].verdict == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps"),
+    [
+        (
+            "(a) Solve 2x + 3 = 11. (b) Solve 3x - 1 = 5.",
+            ["2x + 3 = 11", "2x = 8", "x = 4", "3x - 1 = 5", "3x = 6", "x = 2"],
+        ),
+        ("Solve 2x + 3 = 11 and 3x - 1 = 5.", ["2x = 8", "x = 4", "3x = 6", "x = 2"]),
+        (
+            "（1）解方程 2x+3=11；（2）解方程 3x-1=5",
+            ["2x+3=11", "2x=8", "x=4", "3x-1=5", "3x=6", "x=2"],
+        ),
+        (
+            "Ann has some apples. If she had 3 more she would have 11. Bob has twice as many "
+            "as Ann. How many does Bob have?",
+            ["x + 3 = 11", "x = 8", "x = 2 × 8", "x = 16"],
+        ),
+        ("If x + 3 = 11, what is 2x?", ["x + 3 = 11", "x = 8", "x = 2 × 8", "x = 16"]),
+    ],
+)
+def test_a_new_equation_after_a_solution_starts_afresh(problem: str, steps: list[str]) -> None:
+    """Part (b) after part (a), or x reused for another quantity: not a step of the old
+    derivation. The new one is still judged: a slip in it is found."""
+    assert "wrong" not in [f.verdict for f in check_step_list(problem, steps)]
+
+
+def test_a_slip_in_the_second_part_is_found() -> None:
+    steps = ["2x = 8", "x = 4", "3x = 6", "x = 3"]
+    found = check_step_list("Solve 2x + 3 = 11 and 3x - 1 = 5.", steps)
+    assert [f.verdict for f in found] == ["unchecked", "ok", "unchecked", "wrong"]
+
+
+@pytest.mark.parametrize("last", ["also x = 0", "x = 0 or x = 4", "so the roots are x = 0, x = 4"])
+def test_a_lost_root_listed_later_in_words_is_no_loss(last: str) -> None:
+    found = check_step_list("Solve x^2 - 4x = 0", ["x^2 = 4x", "x = 4", last])
+    assert "wrong" not in [f.verdict for f in found]

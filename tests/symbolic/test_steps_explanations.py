@@ -210,3 +210,13 @@ def test_fraction_values_are_not_stated_either() -> None:
 def test_an_unchecked_finding_has_no_explanation_text_to_leak() -> None:
     finding = StepFinding("unchecked", None, None, "")
     assert [o.verdict for o in combine([finding], None)] == ["unchecked"]
+
+
+@pytest.mark.parametrize(
+    ("language", "opening"),
+    [("en", "Step 2: going to x = 4 loses"), ("zh", "第2步：变到「x = 4」时丢掉")],
+)
+def test_a_lost_root_is_explained_as_a_loss(language: str, opening: str) -> None:
+    outcomes = outcomes_for("Solve x^2 - 4x = 0", ["x^2 = 4x", "x = 4"])
+    text = explain(1, outcomes[1], language)
+    assert text.startswith(opening) and "0" not in text  # the lost root is not named
