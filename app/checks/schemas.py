@@ -118,6 +118,11 @@ class StepCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     index: int = Field(ge=0, description="The step's index (0 is the first).", examples=[1])
+    text: str = Field(
+        description="The step as it was checked: as sent, or as read from a photo of the work "
+        "(a misreading shows here).",
+        examples=["18 - 6 = 11"],
+    )
     verdict: StepVerdict = Field(
         description="`ok` (every calculation in it checks, or a model checker found it right), "
         "`wrong`, or `unchecked` (nothing could decide).",
@@ -193,9 +198,16 @@ class CheckResponse(BaseModel):
         description="Only when steps were sent: one verdict per step, in order.",
         examples=[
             [
-                {"index": 0, "verdict": "ok", "method": "equation", "explanation": None},
+                {
+                    "index": 0,
+                    "text": "7 - 4x = 15",
+                    "verdict": "ok",
+                    "method": "equation",
+                    "explanation": None,
+                },
                 {
                     "index": 1,
+                    "text": "-4x = 22",
                     "verdict": "wrong",
                     "method": "equation",
                     "explanation": "Step 2: going from 7 - 4x = 15 to -4x = 22 changes the "

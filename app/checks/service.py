@@ -222,8 +222,8 @@ def _incomplete_reading(
     if not steps:
         return CheckedAnswer(response, text, answer, None, [], None)
     checks = [
-        StepCheck(index=i, verdict="unchecked", method=None, explanation=None)
-        for i in range(len(steps))
+        StepCheck(index=i, text=step, verdict="unchecked", method=None, explanation=None)
+        for i, step in enumerate(steps)
     ]
     work = WorkCheck(None, None, checks, detect_language(text + "\n" + "\n".join(steps)))
     response.first_error_step = None

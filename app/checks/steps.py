@@ -106,6 +106,7 @@ async def check_work(
     checks = [
         StepCheck(
             index=i,
+            text=steps[i],
             verdict=o.verdict,
             method=o.method,
             explanation=explain(i, o, language) if o.verdict == "wrong" else None,

@@ -434,6 +434,8 @@ async def test_a_photo_of_the_work(client: httpx.AsyncClient):
     assert body["verdict"] == "incorrect"
     assert body["first_error_step"] == 1 and len(body["steps"]) == 3
     assert body["steps"][1]["method"] == "equation"
+    # what the reader read, so a student can see a misreading
+    assert [s["text"] for s in body["steps"]] == ["7 - 4x = 15", "-4x = 22", "x = -5.5"]
 
 
 @pytest.mark.parametrize(
