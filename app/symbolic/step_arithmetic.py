@@ -6,8 +6,10 @@ reading a careful teacher would allow — rounding stated or plain (2/3 = 0.67, 
 rounded decimals carried from earlier steps (33.33 × 3 = 100), running totals written as one
 chain (2 + 3 = 5 + 4 = 9), percent written loosely (0.25 × 100 = 25%). Sides in units one
 reads without doubt (3 km = 3000 m, 1 h 30 min = 90 min) are put in one unit first
-(step_units). Anything touched by words that change a value (half of, dozen, 万), a ratio
-or time (3:30), a subscript or an unknown command is skipped. Pure functions (sandboxed).
+(step_units). A chain is `ok` only when every link in it is read and checks (3.5 = 9 1/2
+leaves 7/2 = 3.5 = 9 1/2 unchecked). Anything touched by words that change a value (half
+of, dozen, 万), a ratio or time (3:30), a subscript or an unknown command is skipped. Pure
+functions (sandboxed).
 """
 
 from __future__ import annotations
@@ -872,12 +874,19 @@ def _judge_chain(statement: _Statement, context: Context) -> Claim | None:
     # No calculation ("Day 1 = 5"): judged only as a conversion ("1 hour = 60 minutes")
     judge = _judge_pair if any(s.has_operator for s in sides) else _judge_converted
     verdicts: list[tuple[Verdict, str]] = []
+    unread: list[tuple[Verdict, str]] = []
     for i in range(len(sides) - 1):
         left, right = sides[i], sides[i + 1]
         if not left.tokens or not right.tokens:
             return None
         judged = judge(left, right, separators[i], context)
         if judged is None:
+            if _numbers_only(left) and _numbers_only(right):
+                # 3.5 = 9 1/2, 3 = 1 R 1, 2 h = 2 × 100: a pair of numbers not read keeps
+                # the chain from `ok` (x = 3 + 4 = 7, 0.4 × A = 0.4 × 30 = 12 substitute)
+                unread.append(
+                    ("unchecked", f"not read: {_show_written(left)} = {_show_written(right)}")
+                )
             continue
         if judged[0] == "wrong" and len(sides) > 2 and _running_total(left, right):
             judged = ("unchecked", "running total")
@@ -885,13 +894,49 @@ def _judge_chain(statement: _Statement, context: Context) -> Claim | None:
             judged = ("unchecked", "the first side may be a label (8 batches = 5.5 × 8)")
         verdicts.append(judged)
     if not verdicts:
-        return None
+        return None  # nothing in the chain read: no claim
+    verdicts += unread
     wrong = [why for v, why in verdicts if v == "wrong"]
     if wrong:
         return Claim(statement.text, "wrong", wrong[0])
     if all(v == "ok" for v, _ in verdicts):
         return Claim(statement.text, "ok", verdicts[0][1])
     return Claim(statement.text, "unchecked", next(w for v, w in verdicts if v != "ok"))
+
+
+def _numbers_only(side: _Side) -> bool:
+    """Numbers and no unknown: each letter in it is a unit (2 h) or a remainder (1 R 1)
+    right after a number."""
+    tokens = side.tokens
+    if not any(t.kind == "num" for t in tokens):
+        return False
+    for k, t in enumerate(tokens):
+        if t.kind != "var":
+            continue
+        if k == 0 or tokens[k - 1].kind != "num":
+            return False
+        following = tokens[k + 1] if k + 1 < len(tokens) else None
+        remainder = t.text in "Rr" and following is not None and following.kind == "num"
+        if not remainder and not _unit_letter(t.text, following):
+            return False
+    return True
+
+
+def _unit_letter(letter: str, following: Token | None) -> bool:
+    """2 h, 3 m: a unit one reads, not 2x or 3m² (a power), nor 3m(2) (a product)."""
+    if following is not None and following.kind in ("num", "var", "lp", "sqrt"):
+        return False
+    if following is not None and following.text == "^":
+        return False
+    try:
+        unit_name(letter)
+    except KeyError:
+        return False
+    return True
+
+
+def _show_written(side: _Side) -> str:
+    return " ".join(t.text for t in side.quantities or side.tokens)
 
 
 def _label_like(statement: _Statement) -> bool:
