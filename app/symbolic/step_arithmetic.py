@@ -1038,6 +1038,12 @@ def read_step(step: str, problem: str = "") -> StepReading:
         for chain in (statement, pair):
             claim = None if chain is None else _judge_chain(chain, context)
             if claim is not None and chain is not None:
+                if claim.verdict == "wrong" and _true_across_a_full_stop(
+                    plain, tokens, chain, problem
+                ):
+                    claim = Claim(
+                        claim.text, "unchecked", "a full stop without a space (56.56 + 4)"
+                    )
                 claims.append(claim)
                 covered.update(range(*chain.span))
     if _CORRECTION.search(step):
@@ -1052,6 +1058,26 @@ def read_step(step: str, problem: str = "") -> StepReading:
         for i, t in enumerate(tokens)
     )
     return StepReading(claims, alone)
+
+
+def _true_across_a_full_stop(
+    plain: str, tokens: list[Token], chain: _Statement, problem: str
+) -> bool:
+    """7 × 8 = 56.56 + 4 = 60: a decimal right after an equals sign and before an operator
+    may be a result, a full stop typed without its space, and the next calculation. True
+    when that reading makes no calculation false."""
+    first, end = chain.span
+    for k in range(first + 1, min(end, len(tokens) - 1)):
+        t = tokens[k]
+        if not (t.kind == "num" and "." in t.text and t.text[0] != "."):
+            continue
+        if tokens[k - 1].kind != "eq" or tokens[k + 1].kind not in ("op", "eq"):
+            continue
+        point = t.start + t.text.index(".")
+        halves = [claims_in(plain[:point], problem), claims_in(plain[point + 1 :], problem)]
+        if all(halves) and all(c.verdict != "wrong" for half in halves for c in half):
+            return True
+    return False
 
 
 def claims_in(step: str, problem: str = "") -> list[Claim]:

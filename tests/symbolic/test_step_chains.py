@@ -54,3 +54,26 @@ def test_right_chains_stay_ok(step: str) -> None:
 )
 def test_a_false_link_in_units_is_wrong(step: str) -> None:
     assert verdicts(step) == ["wrong"], step
+
+
+def test_a_full_stop_typed_without_its_space_is_no_decimal_to_flag() -> None:
+    # "= 56. 56 + 4 = 60": both calculations right when the point ends a sentence
+    assert verdicts("So 7 × 8 = 56.56 + 4 = 60.") == ["unchecked"]
+    assert verdicts("7 × 8 = 56.56 × 2 = 112") == ["unchecked"]
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "So 7 × 8 = 56.56 + 4 = 61.",  # 56 + 4 is no 61 either
+        "2 × 6 = 12.5 + 3 = 15",  # 5 + 3 is no 15
+        "2 × 6.5 = 13.5 + 3 = 16.5",  # 2 × 6.5 is 13, and 6.5 no sentence's end
+    ],
+)
+def test_false_under_both_readings_stays_wrong(step: str) -> None:
+    assert verdicts(step) == ["wrong"], step
+
+
+def test_a_decimal_result_is_still_a_decimal() -> None:
+    assert verdicts("2 × 6.25 = 12.5") == ["ok"]
+    assert verdicts("2 × 6.25 = 12.5 + 3 = 15.5") == ["unchecked"]  # a running total
