@@ -139,16 +139,16 @@ def solve(
     grade: Annotated[str | None, typer.Option(help="Grade hint, e.g. 7.")] = None,
 ) -> None:
     """Solve and verify one problem; print the SolutionResponse as JSON."""
-    from app.scans.service import UnreadableInput
+    from app.errors import DomainError
 
     if not text and not image:
         raise typer.BadParameter("give --text or --image")
     settings = get_settings()
     _logging("WARNING")
     try:
-        image_bytes = image.read_bytes() if image else None
+        image_bytes = _read_image(image, settings) if image else None
         response = asyncio.run(_solve(settings, text, image_bytes, subject, grade))
-    except UnreadableInput as exc:
+    except DomainError as exc:  # a refusal the API answers (no problem read, a bad image)
         _fail(exc.code, exc.message)
     typer.echo(response.model_dump_json(indent=2))
 
@@ -363,7 +363,7 @@ def check(
 
     from app.api.errors import invalid_request
     from app.checks.schemas import CheckCreate
-    from app.scans.service import UnreadableInput
+    from app.errors import DomainError
 
     if not problem and not image:
         _fail("invalid_request", "give --problem or --image")
@@ -374,15 +374,15 @@ def check(
     try:
         # The same limits as POST /v1/checks (an image stands in for the problem text).
         body = CheckCreate(problem=problem or "(image)", answer=answer, steps=step or None)
-        image_bytes = image.read_bytes() if image else None
-        work = work_image.read_bytes() if work_image else None
+        image_bytes = _read_image(image, settings) if image else None
+        work = _read_image(work_image, settings) if work_image else None
         response = asyncio.run(
             _check(settings, body.answer, problem, image_bytes, body.steps, work)
         )
     except ValidationError as exc:
         error = invalid_request(exc.errors(include_input=False))
         _fail(error.code, error.message)
-    except UnreadableInput as exc:
+    except DomainError as exc:  # what POST /v1/checks refuses: no problem read, a bad image
         _fail(exc.code, exc.message)
     typer.echo(json.dumps(response.public(), indent=2, ensure_ascii=False))
 
@@ -440,6 +440,29 @@ def _stored_dashboard_secret(settings: Settings) -> str | None:
         return asyncio.run(read())
     except Exception:  # unreachable, or no signing_secrets table (not migrated)
         return None
+
+
+def _read_image(path: Path, settings: Settings) -> bytes:
+    """The file's bytes, refused as an upload of it would be (not an image, too many
+    pixels, too large)."""
+    from app.api.errors import ApiError
+    from app.api.uploads import inspect_image
+
+    limits = settings.input
+    data = path.read_bytes()
+    if len(data) > limits.max_upload_bytes:
+        raise ApiError(
+            413,
+            "payload_too_large",
+            f"image is larger than the {limits.max_upload_bytes // (1024 * 1024)} MB limit",
+        )
+    inspect_image(
+        data,
+        max_pixels=limits.max_image_pixels,
+        max_aspect_ratio=limits.max_image_aspect_ratio,
+        max_segments=limits.max_image_segments,
+    )
+    return data
 
 
 def _fail(code: str, message: str) -> NoReturn:

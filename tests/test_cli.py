@@ -43,6 +43,41 @@ def test_solve_needs_input(tmp_path: Path) -> None:
     assert "--text or --image" in result.stderr
 
 
+def too_many_pixels() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("1", (7000, 7000)).save(out, "PNG")  # 49,000,000 pixels in a few kB
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("contents", "code"),
+    [(b"hello", "unsupported_media_type"), (too_many_pixels(), "image_too_large")],
+    ids=["not-an-image", "too-many-pixels"],
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("check", "--problem", "What is 2 + 2?", "--answer", "4", "--work-image"),
+        ("check", "--answer", "4", "--image"),
+        ("solve", "--image"),
+    ],
+    ids=["check-work-image", "check-image", "solve-image"],
+)
+def test_an_image_refused_is_one_line(
+    tmp_path: Path, command: tuple[str, ...], contents: bytes, code: str
+) -> None:
+    """Refused as POST /v1/checks would refuse it: one JSON line and exit 2, no traceback."""
+    image = tmp_path / "photo.png"
+    image.write_bytes(contents)
+    result = run_cli(*command, str(image), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert json.loads(result.stderr)["error"]["code"] == code
+
+
 def _post_and_get(base: str) -> dict:
     response = httpx.post(f"{base}/v1/scans", json={"text": "Solve 2x + 3 = 11"}, timeout=30)
     assert response.status_code == 201, response.text

@@ -80,6 +80,22 @@ async def read_image(
     max_segments: int = 10_000,
 ) -> bytes:
     data = await _read_capped(upload, max_bytes)
+    # ImageTooLarge (413) and ImageUnreadable (422) are answered as they are.
+    await asyncio.to_thread(
+        inspect_image,
+        data,
+        max_pixels=max_pixels,
+        max_aspect_ratio=max_aspect_ratio,
+        max_segments=max_segments,
+    )
+    return data
+
+
+def inspect_image(
+    data: bytes, *, max_pixels: int, max_aspect_ratio: float = 50.0, max_segments: int = 10_000
+) -> None:
+    """The checks an upload passes before it is decoded (also the CLI's for a file): a PNG
+    or JPEG, within the pixel limit, its header and chunks intact. Blocking (Pillow)."""
     if not data:
         raise ApiError(422, "empty_image", "the uploaded image is empty")
     kind = sniff(data[:16])
@@ -89,13 +105,10 @@ async def read_image(
             "unsupported_media_type",
             "the upload is not a PNG or JPEG image (checked from its bytes)",
         )
-    # ImageTooLarge (413) and ImageUnreadable (422) are answered as they are.
-    await asyncio.to_thread(
-        _inspect,
+    _inspect(
         data,
         kind,
         max_pixels=max_pixels,
         max_aspect_ratio=max_aspect_ratio,
         max_segments=max_segments,
     )
-    return data
