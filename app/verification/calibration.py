@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
@@ -357,6 +357,7 @@ def fit_evidence_model(
     l2: float = 1.0,
     min_outcomes: int = 10,
     partial_copies: int = 0,
+    clusters: Sequence[Hashable] | None = None,
 ) -> Calibrator:
     """THE combiner, fitted on labelled outcomes (raw ledger rows, `verdict_signals`).
 
@@ -368,11 +369,17 @@ def fit_evidence_model(
        it keeps the model's order; it turns a score into the observed rate of right answers).
     4. The promise: Learn-then-Test (fixed-sequence, Clopper–Pearson) on the cross-fitted,
        recalibrated probabilities of the model-only outcomes. `verified` by the model then
-       holds `target` precision with confidence 1 − delta on answers like these.
+       holds `target` precision with confidence 1 − delta on answers like these. With
+       `clusters` (each outcome's problem) the bound counts a problem's outcomes as the
+       dependent trials they are (precision.clustered_lower).
     The model kept is fitted on all model-only outcomes, followed by the same map. Too few
     outcomes (or one class only): no threshold, so only proofs verify.
     """
-    model_rows = [(r, bool(c)) for r, c in zip(rows, labels, strict=True) if not is_proof_row(r)]
+    keys: Sequence[Hashable] = list(range(len(rows))) if clusters is None else clusters
+    kept = [
+        (r, bool(c), k) for r, c, k in zip(rows, labels, keys, strict=True) if not is_proof_row(r)
+    ]
+    model_rows = [(r, c) for r, c, _ in kept]
     empty = Calibrator(
         feature_set="evidence", target_precision=target, delta=delta, n_samples=len(model_rows)
     )
@@ -409,7 +416,13 @@ def fit_evidence_model(
     )
     calibrated = [fitted._recalibrated(s) for s, o in zip(scores, original, strict=True) if o]
     y = [c for c, o in zip(y, original, strict=True) if o]
-    chosen = choose_threshold(calibrated, y, target=target, delta=delta)
+    chosen = choose_threshold(
+        calibrated,
+        y,
+        target=target,
+        delta=delta,
+        clusters=None if clusters is None else [k for _, _, k in kept],
+    )
     return replace(
         fitted,
         threshold=chosen.threshold,

@@ -9,13 +9,20 @@ stops the sequence (which is what keeps the family-wise error at `delta` without
 testing correction). The chosen threshold is the last one that passed. The tested
 thresholds form a grid fixed by the scores alone (every k-th answer by score), so a first
 test on a handful of answers cannot end the sequence by bad luck.
+
+Outcomes of one problem are not independent (sixteen students asking one problem, a recorded
+run's passes over it: a shared error is wrong sixteen times). Given each outcome's cluster,
+the bound counts the selected outcomes at Kish's effective sample size, (Σ m)² / Σ m² for m
+outcomes per cluster: as many trials as clusters when they are equal, and the bound no
+longer grows with repeats of one problem.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +78,19 @@ class PrecisionThreshold:
         return self.selected / self.evidence if self.evidence else 0.0
 
 
+def clustered_lower(selected: Sequence[tuple[bool, Hashable]], delta: float) -> float:
+    """The Clopper–Pearson lower bound of the precision of `selected` (right?, cluster) at
+    their effective sample size (Kish): the observed precision over (Σ m)² / Σ m² trials,
+    successes rounded down and trials up (both make it stricter)."""
+    sizes = Counter(cluster for _, cluster in selected)
+    n = len(selected)
+    effective = n * n / sum(m * m for m in sizes.values())
+    right = sum(c for c, _ in selected)
+    return clopper_pearson_lower(
+        math.floor(right / n * effective + 1e-9), math.ceil(effective - 1e-9), delta
+    )
+
+
 def choose_threshold(
     probabilities: Sequence[float],
     correct: Sequence[bool],
@@ -78,13 +98,17 @@ def choose_threshold(
     target: float = 0.95,
     delta: float = 0.05,
     grid_points: int = 20,
+    clusters: Sequence[Hashable] | None = None,
 ) -> PrecisionThreshold:
     """The lowest threshold reached by fixed-sequence testing from the highest score down.
 
     Tested thresholds select k, 2k, 3k, … of the answers (k = n / grid_points, at least the
     fewest that could pass at all): a grid fixed by the scores alone, never the labels.
+    `clusters`: each outcome's problem (None: every outcome its own).
     """
-    pairs = sorted(zip(probabilities, correct, strict=True), key=lambda pc: -pc[0])
+    keys: Sequence[Hashable] = list(range(len(correct))) if clusters is None else clusters
+    triples = sorted(zip(probabilities, correct, keys, strict=True), key=lambda t: -t[0])
+    pairs = [(p, c) for p, c, _ in triples]
     n = len(pairs)
     chosen = PrecisionThreshold(None, target, delta, n, 0, 0, 0.0)
     fewest = math.ceil(math.log(delta) / math.log(target)) if 0 < target < 1 else n
@@ -95,7 +119,10 @@ def choose_threshold(
         # A threshold selects every tied score or none of them.
         while size < n and pairs[size][0] == pairs[size - 1][0]:
             size += 1
-        lower = clopper_pearson_lower(hits[size - 1], size, delta)
+        if clusters is None:
+            lower = clopper_pearson_lower(hits[size - 1], size, delta)
+        else:
+            lower = clustered_lower([(c, k) for _, c, k in triples[:size]], delta)
         if lower < target:
             break  # the first failure ends the sequence (that is what makes it valid)
         chosen = PrecisionThreshold(

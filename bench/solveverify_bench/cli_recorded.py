@@ -57,7 +57,13 @@ def service_command(
     fit_fraction: Annotated[float, typer.Option(help="Problems that fit the promise.")] = 0.33,
     seed: Annotated[int, typer.Option()] = 0,
     target_precision: Annotated[float | None, typer.Option(help="Default: settings.")] = None,
-    grader: Annotated[str, typer.Option(help="math-verify | mav")] = "math-verify",
+    grader: Annotated[
+        str,
+        typer.Option(
+            help="math-verify | mav | either (right when either accepts); the other is reported "
+            "beside it (mav beside either)."
+        ),
+    ] = "math-verify",
     quick_verifier: Annotated[
         str | None, typer.Option(help="A recorded verifier id that answers QUICK_VERIFY.")
     ] = None,
@@ -78,6 +84,13 @@ def service_command(
         int, typer.Option(help="Passes over the measured problems (pass 1 is the summary).")
     ] = 1,
     max_attempts: Annotated[int | None, typer.Option(help="Default: settings.")] = None,
+    cluster_by_problem: Annotated[
+        bool,
+        typer.Option(
+            help="The promise's bound counts one problem's outcomes (its passes) as dependent "
+            "trials (Kish's effective sample size), not as independent ones."
+        ),
+    ] = False,
 ) -> None:
     """A recorded run through the real graph: fit calibration and the verified threshold on
     a seeded part (or on --fit-run), then badges, precision and coverage on the rest (or on
@@ -85,10 +98,10 @@ def service_command(
     from app.symbolic.sandbox import SymbolicSandbox
     from solveverify_bench.mav_equivalence import mav_equivalent
     from solveverify_bench.recorded import RecordedRunError, load_recorded
-    from solveverify_bench.service import ServiceBenchConfig, run_service_bench
+    from solveverify_bench.service import ServiceBenchConfig, either, run_service_bench
 
-    if grader not in ("math-verify", "mav"):
-        raise typer.BadParameter("--grader is math-verify or mav")
+    if grader not in ("math-verify", "mav", "either"):
+        raise typer.BadParameter("--grader is math-verify, mav or either")
     verify = get_settings().verify
     config = ServiceBenchConfig(
         fit_fraction=fit_fraction,
@@ -100,6 +113,7 @@ def service_command(
         evidence=evidence,
         fit_passes=max(1, fit_passes),
         measure_passes=max(1, measure_passes),
+        cluster_by_problem=cluster_by_problem,
     )
     try:
         problems = load_recorded(run)
@@ -112,8 +126,11 @@ def service_command(
         sandbox = SymbolicSandbox(verify.symbolic_workers, 5.0)
         try:
             graders = {"mav": mav_equivalent, "math-verify": sandbox.math_equivalent}
-            grade = graders.pop(grader)
-            (other,) = graders.values()  # reported beside the chosen one
+            if grader == "either":
+                grade, other = either(mav_equivalent, sandbox.math_equivalent), mav_equivalent
+            else:
+                grade = graders.pop(grader)
+                (other,) = graders.values()  # reported beside the chosen one
             return await run_service_bench(
                 problems,
                 out_dir,

@@ -9,16 +9,24 @@ Learn-then-Test (app/verification/precision.py) on the other. The measured probl
 through the graph with that calibrator, exactly as a server that loaded it would; their badges
 are what `summary.json` reports.
 
-Grading: a string-identical answer is always right; otherwise the chosen grader decides (the
-labels the fit learns from). Both graders' verdicts are reported side by side.
+Grading: an answer written the same as the gold one (string-identical, or the same decimal
+number up to a currency sign and trailing zeros: `\\$2.50` and `2.5`) is always right;
+otherwise the chosen grader decides what is reported, and both graders' verdicts are reported
+side by side. The fit learns from labels where either grader's acceptance counts (`either`):
+each grader only misses equivalences (MAV's string grader: `\\frac{411}{333}` against
+`\\frac{137}{111}`; math-verify: an answer against itself), so a wrong label would teach the
+combiner that shared right answers are wrong, and the promise would be fitted on errors of
+the grader, not of the service.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -50,16 +58,40 @@ class ServiceBenchConfig:
     evidence: str | None = None  # an evidence spec ("samples:3+panel:6"); None: all verifiers
     fit_passes: int = 1  # passes over the fit problems, each from another first candidate
     measure_passes: int = 1  # passes over the measured problems (the first one is the summary)
+    # The promise's bound counts a problem's outcomes as dependent (precision.clustered_lower)
+    cluster_by_problem: bool = False
+
+
+_CURRENCY = re.compile(r"\\?\$|\\,|,")
+_DECIMAL = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def written_alike(gold: str, answer: str) -> bool:
+    """The same text, or the same decimal number written with or without a currency sign,
+    thousands commas and trailing zeros."""
+    if gold.strip() == answer.strip():
+        return True
+    a, b = (_CURRENCY.sub("", x).strip() for x in (gold, answer))
+    return bool(_DECIMAL.fullmatch(a) and _DECIMAL.fullmatch(b)) and Decimal(a) == Decimal(b)
 
 
 def identical_first(grade: Grade) -> Grade:
-    """A string-identical answer is right whatever the grader says (math-verify rejects
+    """An answer written alike is right whatever the grader says (math-verify rejects
     `\\frac{\\sqrt{3}}{2}` against itself: wrong labels would teach calibration wrong)."""
 
     async def graded(gold: str, answer: str) -> bool | None:
-        if gold.strip() == answer.strip():
+        if written_alike(gold, answer):
             return True
         return await grade(gold, answer)
+
+    return graded
+
+
+def either(grade: Grade, other: Grade) -> Grade:
+    """Right when either grader accepts the answer (each only misses equivalences)."""
+
+    async def graded(gold: str, answer: str) -> bool | None:
+        return bool(await grade(gold, answer)) or bool(await other(gold, answer))
 
     return graded
 
@@ -149,13 +181,18 @@ def fit_promise(records: list[dict[str, Any]], config: ServiceBenchConfig) -> Ca
     model over the ledger's features, isotonic recalibration of cross-fitted scores, and the
     threshold by Learn-then-Test on the model-only outcomes. Too little evidence to fit: a
     promise with no threshold (only proofs verify)."""
-    rows = [(a["signals"], bool(a["correct"])) for r in records for a in r["attempt_signals"]]
+    rows = [
+        (a["signals"], bool(a["correct"]), r.get("id"))
+        for r in records
+        for a in r["attempt_signals"]
+    ]
     return fit_evidence_model(
-        [x for x, _ in rows],
-        [c for _, c in rows],
+        [x for x, _, _ in rows],
+        [c for _, c, _ in rows],
         target=config.target_precision,
         delta=config.delta,
         seed=config.seed + 1,
+        clusters=[problem for _, _, problem in rows] if config.cluster_by_problem else None,
     )
 
 
@@ -241,7 +278,8 @@ async def run_service_bench(
     else:
         fit, test = fit_problems, problems
     ctx, book = service_context([*fit, *test], sandbox, verify, config)
-    fit_runs = await _passes(fit, ctx, book, grade, config.fit_passes)
+    labels = either(grade, other) if other is not None else grade
+    fit_runs = await _passes(fit, ctx, book, labels, config.fit_passes)
     fit_records = [r for run in fit_runs for r in run]
     fitted = fit_promise(fit_records, config)
     ctx = replace(ctx, calibrator=fitted)

@@ -14,6 +14,7 @@ from solveverify_bench.cli import bench_app
 from solveverify_bench.recorded import Candidate, RecordedProblem, load_recorded, save_recorded
 from solveverify_bench.service import (
     ServiceBenchConfig,
+    either,
     fit_promise,
     identical_first,
     service_context,
@@ -149,6 +150,24 @@ async def test_a_string_identical_answer_is_always_right() -> None:
     grade = identical_first(never)
     assert await grade("\\frac{\\sqrt{3}}{2}", " \\frac{\\sqrt{3}}{2} ") is True
     assert await grade("1/2", "0.5") is False  # anything else: the grader decides
+    # The same number written with a currency sign, thousands commas or trailing zeros (MAV
+    # problem 205: gold \$2.50, sixteen solutions 2.5, both graders said wrong)
+    assert await grade("\\$2.50", "2.5") is True
+    assert await grade("1{,}000", "1000") is False  # not a plain number: the grader decides
+    assert await grade("$1,000", "1000.0") is True
+    assert await grade("2.50", "2.05") is False
+
+
+async def test_fit_labels_take_either_graders_acceptance() -> None:
+    async def strings(gold: str, answer: str) -> bool | None:
+        return gold == answer  # MAV's grader: \frac{411}{333} is not \frac{137}{111}
+
+    async def symbolic(gold: str, answer: str) -> bool | None:
+        return {gold, answer} == {"137/111", "411/333"} or gold == answer
+
+    grade = either(strings, symbolic)
+    assert await grade("137/111", "411/333") is True
+    assert await grade("137/111", "411/334") is False
 
 
 SAMPLED = RecordedProblem(

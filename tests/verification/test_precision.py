@@ -63,3 +63,35 @@ def test_the_calibrator_carries_its_promise(tmp_path) -> None:
     assert model.threshold is not None and model.precision_lower_bound >= 0.9
     model.save(tmp_path / "c.json")
     assert Calibrator.load(tmp_path / "c.json") == model
+
+
+def test_repeats_of_one_problem_count_once() -> None:
+    """Sixteen right outcomes of one problem are one trial, not sixteen: a shared error would
+    be wrong sixteen times just as they are right sixteen times."""
+    from app.verification.precision import clustered_lower
+
+    assert clustered_lower([(True, "p")] * 16, 0.05) == clopper_pearson_lower(1, 1, 0.05)
+    independent = [(True, i) for i in range(16)]
+    assert clustered_lower(independent, 0.05) == clopper_pearson_lower(16, 16, 0.05)
+    # 4 problems × 16 outcomes, one problem wrong throughout: 3 of 4 trials right
+    four = [(p != 3, p) for p in range(4) for _ in range(16)]
+    assert clustered_lower(four, 0.05) == clopper_pearson_lower(3, 4, 0.05)
+
+
+def test_a_clustered_promise_is_stricter_on_repeated_problems() -> None:
+    """75 problems seen 16 times each, all right at the top: 1 200 independent outcomes would
+    certify 95 %; 75 problems cannot (0.05^(1/75) = 0.961 > 0.95 at best, and the grid's
+    lower thresholds take in wrong problems)."""
+    rng = random.Random(3)
+    scores, correct, problems = [], [], []
+    for p in range(150):
+        right = p < 110
+        for _ in range(16):
+            scores.append((0.6 if right else 0.4) + rng.random() * 0.4)
+            correct.append(right)
+            problems.append(p)
+    flat = choose_threshold(scores, correct, target=0.95)
+    clustered = choose_threshold(scores, correct, target=0.95, clusters=problems)
+    assert flat.threshold is not None
+    assert clustered.threshold is None or clustered.threshold > flat.threshold
+    assert clustered.precision_lower_bound <= flat.precision_lower_bound
