@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import Solution
 from app.db.transaction import transaction
-from app.llm.registry import build_registry
+from app.llm.registry import ProviderRegistry, build_registry
 from app.resources import Resources, unit_of_work
 from app.scans.repository import ScanRepository
 from app.scans.service import submit_scan
@@ -22,18 +24,32 @@ from tests.fixtures.scripted import ScriptedClient
 PROBLEM = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
 
 
+async def submitted(
+    services: Resources,
+    registry: ProviderRegistry,
+    text: str,
+    sessionmaker: async_sessionmaker[AsyncSession] | None = None,
+) -> Solution:
+    """`text` scanned and stored with `registry`'s providers (in `sessionmaker`'s database,
+    else the app's)."""
+    original = services.pipeline
+    services.pipeline = replace(original, registry=registry)
+    try:
+        if sessionmaker is None:
+            async with unit_of_work(services) as session:
+                _, solution = await submit_scan(services, session, text=text)
+        else:
+            async with transaction(sessionmaker) as session:
+                _, solution = await submit_scan(services, session, text=text)
+    finally:
+        services.pipeline = original
+    return solution
+
+
 async def stored(services: Resources, *clients) -> tuple[str, dict]:
     """Solve PROBLEM with `clients` (first one answers), store it, return its id and a ctx."""
     registry = build_registry(["symbolic"], [services.registry.get("symbolic"), *clients])
-    from dataclasses import replace
-
-    pipeline = replace(services.pipeline, registry=registry)
-    original, services.pipeline = services.pipeline, pipeline
-    try:
-        async with unit_of_work(services) as session:
-            _, solution = await submit_scan(services, session, text=PROBLEM)
-    finally:
-        services.pipeline = original
+    solution = await submitted(services, registry, PROBLEM)
     return str(solution.id), ctx_of(job_context(services, registry))
 
 
@@ -211,7 +227,6 @@ async def test_overlapping_runs_of_one_consensus_check_write_once(services: Reso
 async def test_consensus_never_promotes_an_answer_not_worked_out(services: Resources) -> None:
     """Every model writing the problem back ("7 × 8" for "7 × 8 = ?") agrees, and the answer
     is still not the one asked: the check holds it, so consensus does not run."""
-    from dataclasses import replace
 
     tag = uuid.uuid4().hex[:6]
     echoes = [
@@ -221,12 +236,7 @@ async def test_consensus_never_promotes_an_answer_not_worked_out(services: Resou
         for i in range(3)
     ]
     registry = build_registry([], echoes)
-    original, services.pipeline = services.pipeline, replace(services.pipeline, registry=registry)
-    try:
-        async with unit_of_work(services) as session:
-            _, solution = await submit_scan(services, session, text="7 × 8 = ?")
-    finally:
-        services.pipeline = original
+    solution = await submitted(services, registry, "7 × 8 = ?")
     assert solution.final_answer == "7 × 8" and solution.verification_status != "verified"
     ctx = ctx_of(job_context(services, registry))
     outcome = await TASKS["consensus_check"](ctx, str(solution.id))
@@ -255,7 +265,6 @@ async def test_consensus_reads_the_proof_stored_at_the_response(
     """QUICK_VERIFY proved x = 4 by substitution: consensus reads that proof and checks only
     the answer it has not seen (x = 5, refuted), and the proof decides. (A database of the
     test's own: the app's relay does not run its own consensus job on this solution.)"""
-    from dataclasses import replace
 
     tag = uuid.uuid4().hex[:6]
     first = ScriptedClient(
@@ -265,12 +274,7 @@ async def test_consensus_reads_the_proof_stored_at_the_response(
         f"pf2_{tag}", [solution_json("x = 5")], capabilities=frozenset({"solve"})
     )
     registry = build_registry([], [first, other])
-    original, services.pipeline = services.pipeline, replace(services.pipeline, registry=registry)
-    try:
-        async with transaction(sessionmaker) as session:
-            _, solution = await submit_scan(services, session, text="Solve 2x + 3 = 11")
-    finally:
-        services.pipeline = original
+    solution = await submitted(services, registry, "Solve 2x + 3 = 11", sessionmaker)
     assert solution.final_answer == "x = 4"
     assert [(v.tier, v.method, v.verdict, v.answer) for v in solution.verifications] == [
         ("quick", "programmatic", "approve", "x = 4")
