@@ -103,7 +103,7 @@ def read_equation(text: str) -> Equation | None:
         return None
     if roots is None:
         return None
-    solved = x in (lhs, rhs) and not (lhs - x if lhs == x else rhs - x).free_symbols
+    solved = (lhs == x and not rhs.free_symbols) or (rhs == x and not lhs.free_symbols)
     places = max((len(d) for d in _DECIMAL.findall(plain)), default=None)
     return Equation(plain, x, roots, _is_factored(lhs, rhs), solved=solved, places=places)
 

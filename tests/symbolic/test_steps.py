@@ -424,3 +424,8 @@ def test_a_slip_in_the_second_part_is_found() -> None:
 def test_a_lost_root_listed_later_in_words_is_no_loss(last: str) -> None:
     found = check_step_list("Solve x^2 - 4x = 0", ["x^2 = 4x", "x = 4", last])
     assert "wrong" not in [f.verdict for f in found]
+
+
+def test_only_the_unknown_against_a_number_is_a_solved_line() -> None:
+    solved = [read_equation(t) for t in ("x = 4", "4 = x", "x = 2x - 4", "2x = 8")]
+    assert [e is not None and e.solved for e in solved] == [True, True, False, False]
