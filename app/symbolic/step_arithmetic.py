@@ -709,6 +709,8 @@ def _judge_converted(
             return "ok", "a conversion factor written as a bare number"
         if alone is not None and alone[0] != "wrong":
             return "unchecked", "true for its numbers, not for its units"
+    if read.across_systems():
+        return "unchecked", "an approximate conversion between metric and customary units"
     unit = read.unit
     return "wrong", f"{_show(a)} {unit} ≠ {_show(b)} {unit} after converting units"
 

@@ -9,6 +9,7 @@ arithmetic itself is judged by step_arithmetic. Pure functions (sandboxed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,6 +17,9 @@ from fractions import Fraction
 from app.symbolic.normalize import ParseError
 from app.symbolic.step_text import Token
 from app.symbolic.units import convert, unit_name
+
+_CUSTOMARY = re.compile(r"inch|foot|yard|mile|pound|ounce|gallon|quart|pint|cup|spoon|acre")
+_METRIC = re.compile(r"meter|gram|liter|metric_ton|hectare")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +45,13 @@ class QuantitySides:
         """Both sides as plain arithmetic, each quantity in `unit` (times `scale`: with 2, a
         side of the unit's dimension doubles, a product of two lengths quadruples)."""
         return tuple(_in_unit(side, self.unit, scale) for side in (self.left, self.right))
+
+    def across_systems(self) -> bool:
+        """Does the claim relate a metric unit to a US customary one (1 ounce = 30 g, 1 mile =
+        1.6 km)? Such factors are routinely rounded, or stated by the problem, so a claim
+        between them may be an approximation rather than a slip."""
+        names = [unit_name(u) for side in (self.left, self.right) for u in _units(side)]
+        return any(_CUSTOMARY.search(n) for n in names) and any(_METRIC.search(n) for n in names)
 
     def numbers_alone(self) -> tuple[tuple[Token, ...], ...] | None:
         """Both sides with their units dropped (None: a side writes one value in two units)."""

@@ -134,3 +134,14 @@ def test_a_right_conversion_is_never_flagged(
     else:  # 150 minutes = 2.5 hours, rounded to `shown` places where it does not end
         step = f"{decimal(value, places)} {smaller} = {decimal(value / factor, shown)} {larger}"
     assert "wrong" not in verdicts(step), claims_in(step)
+
+
+@pytest.mark.parametrize(
+    "step",
+    ["1 ounce = 30 g", "1 kg = 2.2 pounds", "1 inch = 3 cm", "1 mile = 1.5 km", "1 lb = 500 g"],
+)
+def test_a_rough_metric_to_customary_factor_is_never_wrong(step: str) -> None:
+    """Such factors are rounded by habit or given by the problem ("use 1 ounce = 30 g"): a
+    claim between the systems is no slip to flag (within one system the factor is exact)."""
+    (claim,) = claims_in(step)
+    assert claim.verdict != "wrong", claim
