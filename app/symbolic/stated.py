@@ -9,7 +9,8 @@ is made, and only where it cannot depend on the words:
   "given", "satisfies", "the equation", "解方程", "已知", or opening its sentence;
 - no word that makes the equation hypothetical, a question or a claim to judge ("if",
   "whether", "is", "which", "false", "?", "如果", "吗"), nor one that changes what "=" or a
-  number means ("mod", "base", "round", "nearest", "approximately", "decimal", "%", "≈"), nor
+  number means ("mod", "base", "round", "nearest", "approximately", "decimal", "2 s.f.",
+  "1 d.p.", "%", "≈"), nor
   one that gives the unknown another value afterwards ("becomes", "new", "increase", "let"),
   nor a reading problem.py refuses ("3 x 4 = 2x", "x!=24");
 - the answer assigns one exact value to that unknown (x = 5; not "5", which may answer the
@@ -40,7 +41,8 @@ _NOT_GIVEN = re.compile(
     r"|nearest|approx\w*|about|estimat\w*|decimals?|places?|significant|digits?|percent"
     # the unknown given another value afterwards: "then x becomes", "the new x"
     r"|new|now|becomes?|became|replac\w*|increas\w*|decreas\w*|let|set|chang\w*|updat\w*)\b"
-    r"|[?？≠≈≡<>≤≥%±]|如果|若|假如|假设|是否|吗|不|错|对|正确|近似|约|保留|取整|精确|进制|模|余|检验|验证",
+    r"|[?？≠≈≡<>≤≥%±]|如果|若|假如|假设|是否|吗|不|错|对|正确|近似|约|保留|取整|精确|进制|模|余|检验|验证"
+    r"|\bs\.\s?f\b|\bsf\b|\bsig\.?\s*figs?\b|\bd\.\s?p\b|\bdp\b",  # 2 s.f., 2 sig figs, 1 d.p.
     re.IGNORECASE,
 )
 _LEAD = re.compile(

@@ -33,6 +33,7 @@ _LEAD = re.compile(
 _EQUATION = re.compile(r"^[0-9a-z+\-*/^(). ]+=[0-9a-z+\-*/^(). ]+$")
 _SQRT = "sqrt"
 _DECIMAL = re.compile(r"\d\.(\d+)")
+_REPEATING = re.compile(r"\d\.{2,}|…|⋯|⟂")  # 0.333..., 0.3̅ (\overline)
 LOST_ROOT = "it loses a solution"
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError, sp.PolynomialError)
 
@@ -80,7 +81,10 @@ def _polynomial_roots(residual: sp.Expr, x: sp.Symbol) -> frozenset[sp.Expr] | N
 
 def read_equation(text: str) -> Equation | None:
     """The step as one polynomial equation in one unknown, or None."""
-    plain = to_plain(text).strip().rstrip(" .,;")
+    plain = to_plain(text).strip()
+    if _REPEATING.search(plain):
+        return None  # 0.333... is 1/3, not 0.333: x = 0.333..., 10x = 3.333..., 9x = 3
+    plain = plain.rstrip(" .,;")
     while True:
         stripped = _LEAD.sub("", plain, count=1)
         if stripped == plain:

@@ -86,6 +86,12 @@ def test_a_value_that_breaks_the_stated_equation_is_wrong_whatever_is_asked(prob
         ("Solve 2x + 3 = 11 (mod 5)", "x = 9"),  # 9 is a solution mod 5
         ("Solve 2x + 3 = 11 in base 8 numerals", "x = 5"),
         ("Solve 2x + 3 = 12, give x rounded", "x = 5"),
+        # rounding said in abbreviations (the second tester's F2): 2000/7 = 285.7…
+        ("Solve 7x = 2000, to 2 s.f.", "x = 290"),
+        ("Solve 7x = 2000 (2 sf)", "x = 290"),
+        ("Solve 7x = 2000, to 2 sig figs", "x = 290"),
+        ("Solve 7x = 2000, giving x to 2 sig. fig.", "x = 290"),
+        ("Solve 7x = 2000, to 0 dp", "x = 286"),
         ("A student wrote 2x + 3 = 11 by mistake for 2x + 3 = 13", "x = 5"),
         ("Solve ax + 3 = 11 fully", "x = 5"),  # two letters
         ("Solve 1/x = 0 with gusto", "x = 0"),  # undefined there: not a rational value

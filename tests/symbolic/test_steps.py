@@ -429,3 +429,17 @@ def test_a_lost_root_listed_later_in_words_is_no_loss(last: str) -> None:
 def test_only_the_unknown_against_a_number_is_a_solved_line() -> None:
     solved = [read_equation(t) for t in ("x = 4", "4 = x", "x = 2x - 4", "2x = 8")]
     assert [e is not None and e.solved for e in solved] == [True, True, False, False]
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        ["x = 0.333...", "10x = 3.333...", "9x = 3", "x = 1/3"],
+        ["x = 0.3636…", "100x = 36.3636…", "99x = 36", "x = 4/11"],
+        ["x = 0.\\overline{3}", "10x = 3.\\overline{3}", "9x = 3", "x = 1/3"],
+    ],
+)
+def test_a_repeating_decimal_turned_into_a_fraction_is_never_wrong(steps: list[str]) -> None:
+    """0.333... is 1/3: read as 0.333 it would make 9x = 3 'lose the solution'."""
+    found = check_step_list("Write the repeating decimal as a fraction", steps)
+    assert "wrong" not in [f.verdict for f in found], found
