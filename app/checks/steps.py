@@ -138,6 +138,12 @@ _TEMPLATES = {
     "of the equation. Check that both sides were changed in the same way.",
     ("equation", "zh"): "第{n}步：从上一步变到「{claim}」后，方程的解变了。"
     "请检查等式两边是否做了同样的变形。",
+    ("first_equation", "en"): "Step {n}: {claim} does not have the same solution as the "
+    "equation in the problem. Check how it was copied or changed.",
+    (
+        "first_equation",
+        "zh",
+    ): "第{n}步：「{claim}」和题目中方程的解不一样。请检查抄写或变形是否正确。",
     ("lost_root", "en"): "Step {n}: going to {claim} loses a solution of the equation. Did "
     "a division by an expression that can be zero drop one?",
     ("lost_root", "zh"): "第{n}步：变到「{claim}」时丢掉了方程的一个解。"
@@ -156,5 +162,7 @@ def explain(index: int, outcome: StepOutcome, language: str) -> str:
         method = "llm"
     if method == "equation" and finding.detail == LOST_ROOT:
         method = "lost_root"
+    elif method == "equation" and index == 0:  # no line before it: the problem's equation
+        method = "first_equation"
     template = _TEMPLATES[(method, "zh" if language == "zh" else "en")]
     return template.format(n=index + 1, claim=shown(finding.claim or ""))

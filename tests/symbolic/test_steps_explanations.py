@@ -220,3 +220,15 @@ def test_a_lost_root_is_explained_as_a_loss(language: str, opening: str) -> None
     outcomes = outcomes_for("Solve x^2 - 4x = 0", ["x^2 = 4x", "x = 4"])
     text = explain(1, outcomes[1], language)
     assert text.startswith(opening) and "0" not in text  # the lost root is not named
+
+
+@pytest.mark.parametrize(
+    ("language", "opening"),
+    [("en", "Step 1: 2x = 10 does not have the same solution as the equation in the problem"),
+     ("zh", "第1步：「2x = 10」和题目中方程的解不一样")],
+)  # fmt: skip
+def test_a_wrong_first_line_is_explained_against_the_problem(language: str, opening: str) -> None:
+    """There is no line before step 1: the equation it departs from is the problem's."""
+    outcomes = outcomes_for("Solve 2x + 3 = 11", ["2x = 10", "x = 5"])
+    assert outcomes[0].verdict == "wrong"
+    assert explain(0, outcomes[0], language).startswith(opening)
