@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from app.symbolic.normalize import ParseError
 from app.symbolic.step_text import Token, to_plain, tokenize
-from app.symbolic.step_units import read_sides
+from app.symbolic.step_units import read_sides, related_in, units_related_by
 from app.symbolic.units import UNITS, convert, unit_name
 
 Verdict = str  # ok | wrong | unchecked
@@ -588,6 +588,9 @@ class Context:
     scaled: bool = False  # thousands, cents, 万 … said beside the numbers (step or problem)
     percent: bool = False  # a percent is in play: 20 may be written for 0.2
     scale_drawing: bool = False  # a map, a scale, "represents": 1 cm = 5 km is no conversion
+    # Units the problem states quantities in, two or more of one dimension (1 cm on the plan
+    # is 2 m, 8 hours a day): it may relate them itself, so a conversion there is not judged.
+    related_units: tuple[str, ...] = ()
 
 
 def _round_number(exact: Fraction, literal: Token) -> bool:
@@ -711,6 +714,8 @@ def _judge_converted(
             return "unchecked", "true for its numbers, not for its units"
     if read.across_systems():
         return "unchecked", "an approximate conversion between metric and customary units"
+    if related_in(read, context.related_units):
+        return "unchecked", "the problem relates these units itself"
     unit = read.unit
     return "wrong", f"{_show(a)} {unit} ≠ {_show(b)} {unit} after converting units"
 
@@ -1029,6 +1034,7 @@ def read_step(step: str, problem: str = "") -> StepReading:
         ),
         percent=bool(_PERCENT_WORDS.search(step) or _PERCENT_WORDS.search(problem)),
         scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
+        related_units=units_related_by(problem),
     )
     statements = _statements(plain, tokens)
     claims: list[Claim] = []

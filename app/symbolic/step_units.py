@@ -9,6 +9,7 @@ arithmetic itself is judged by step_arithmetic. Pure functions (sandboxed).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -232,3 +233,58 @@ def _quantity(quantity: _Quantity, target: str, scale: Fraction) -> list[Token]:
         Token("num", str(factor), end, end),  # "p/q": the evaluator reads it exactly
         Token("rp", ")", end, end),
     ]
+
+
+# A quantity the problem states: a number (one word may stand between: "1 game hour", "2
+# real minutes"), or a/an/one/every/per/each/每/一, then a unit.
+_COUNTED = r"(?:\d+(?:[.,]\d+)*|\b(?:an?|one|every|per|each)\b|[每一])"
+_STATED_QUANTITY = re.compile(
+    rf"{_COUNTED}\s*(?=(?:([A-Za-z]+)\s+)?([A-Za-z]+|[\u4e00-\u9fff]+))"  # words not consumed
+)
+
+
+def _spelled_unit(word: str) -> str | None:
+    """The unit a word is, or begins with when written in Chinese (米对应 → 米)."""
+    if word.isascii():
+        return word if _reads(word) else None
+    for end in range(min(len(word), 4), 0, -1):
+        if _reads(word[:end]):
+            return word[:end]
+    return None
+
+
+def units_related_by(problem: str) -> tuple[str, ...]:
+    """The units of each dimension of which the problem states quantities in two or more
+    different units ("1 cm on the plan is 2 m", "8 hours a day", "每天工作8小时"): such a
+    problem may set up its own correspondence between them, so a step's `1 day = 25 hours`
+    there is no conversion to check. Empty for a plain conversion question ("Convert 3 km to
+    m": only one unit carries a number)."""
+    stated: list[str] = []
+    for match in _STATED_QUANTITY.finditer(problem):
+        between, word = match.groups()
+        for candidate in (between, word) if between else (word,):
+            unit = _spelled_unit(candidate)
+            if unit is not None:
+                stated.append(unit)
+                break
+    related: set[str] = set()
+    for first, second in itertools.combinations(stated, 2):
+        if unit_name(first) == unit_name(second):
+            continue
+        try:
+            convert(Fraction(1), first, second)
+        except ParseError:
+            continue
+        related.update((first, second))
+    return tuple(sorted(related))
+
+
+def related_in(read: QuantitySides, related: Sequence[str]) -> bool:
+    """Is the claim's unit of a dimension the problem relates itself?"""
+    for unit in related:
+        try:
+            convert(Fraction(1), unit, read.unit)
+        except ParseError:
+            continue
+        return True
+    return False

@@ -145,3 +145,56 @@ def test_a_rough_metric_to_customary_factor_is_never_wrong(step: str) -> None:
     claim between the systems is no slip to flag (within one system the factor is exact)."""
     (claim,) = claims_in(step)
     assert claim.verdict != "wrong", claim
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps"),
+    [
+        (
+            "A floor plan: 1 cm on the plan is 2 m in the house. The kitchen is 3 cm long on "
+            "the plan. How long is the kitchen?",
+            ["1 cm = 2 m", "3 cm = 6 m"],
+        ),
+        ("In the picture, 1 cm is 10 m. How tall is a 5 cm tree?", ["5 cm = 50 m"]),
+        ("In the diagram, 1 cm corresponds to 3 m.", ["4 cm = 12 m"]),
+        ("在平面图中，1厘米对应实际2米。", ["5厘米 = 10米"]),
+        ("在一幅地图中，1厘米相当于实地50千米。", ["4厘米 = 200千米"]),
+        ("照片中1厘米等于实际10米。", ["5厘米 = 50米"]),
+        (
+            "On Mars a day lasts about 25 hours. How many hours are 3 Martian days?",
+            ["1 day = 25 hours", "3 days = 75 hours"],
+        ),
+        ("Workers work 8 hours a day. How many hours in 5 days?", ["5 days = 40 hours"]),
+        ("工人每天工作8小时，5天工作多少小时？", ["5天 = 40小时"]),
+        (
+            "A worker works 8 hours per day, 5 days a week.",
+            ["1 week = 5 days", "2 weeks = 10 days"],
+        ),
+        (
+            "A recipe uses 250 g of butter for every 1 kg of flour.",
+            ["1 kg = 250 g", "3 kg = 750 g"],
+        ),
+        ("In a game, 1 game hour lasts 2 real minutes.", ["1 hour = 2 minutes"]),
+        ("A clock gains 5 minutes every hour.", ["1 hour = 5 minutes"]),
+    ],
+)
+def test_a_correspondence_the_problem_sets_up_is_no_conversion(
+    problem: str, steps: list[str]
+) -> None:
+    for step in steps:
+        claims = claims_in(step, problem)
+        assert [c.verdict for c in claims] == ["unchecked"], step
+        assert claims[0].why == "the problem relates these units itself"
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        ("Convert 3 km to m", "3 km = 300 m"),
+        ("How many minutes are in 2.5 hours?", "2.5 hours = 120 minutes"),
+        ("3.5米等于多少厘米？", "3.5米 = 35厘米"),
+        ("How many grams are 5 kg?", "5 kg = 500 g"),
+    ],
+)
+def test_a_plain_conversion_question_keeps_its_flags(problem: str, step: str) -> None:
+    assert verdicts(step, problem) == ["wrong"]
