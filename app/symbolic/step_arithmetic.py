@@ -565,19 +565,19 @@ def _units_may_differ(left: _Side, right: _Side) -> bool:
     return bool((a ^ b) & CONVERTIBLE_UNITS)
 
 
-def _rounds_to(exact: Fraction, literal: Token, negative: bool) -> bool:
-    """Is the written decimal the exact value rounded (half up or to even) or cut off?"""
-    places = _decimal_places(literal)
-    written = Fraction(literal.text) * (-1 if negative else 1)
-    scale = 10**places
-    scaled = exact * scale
-    # half up, half down (to even included), or cut off (toward zero)
-    candidates = {
-        math.floor(scaled + Fraction(1, 2)),
-        math.ceil(scaled - Fraction(1, 2)),
-        math.floor(scaled) if scaled >= 0 else math.ceil(scaled),
-    }
-    return places > 0 and any(Fraction(c, scale) == written for c in candidates)
+def _roundings(exact: Fraction, places: int) -> set[Fraction]:
+    """The exact value correctly rounded to `places` decimal places (negative: to tens,
+    hundreds …): half up (either way for a negative value) or half to even (2.25 → 2.2)."""
+    unit = Fraction(10) ** -places
+    scaled = exact / unit
+    away = (1 if scaled >= 0 else -1) * math.floor(abs(scaled) + Fraction(1, 2))
+    return {c * unit for c in (math.floor(scaled + Fraction(1, 2)), away, round(scaled))}
+
+
+def _cut_off(exact: Fraction, written: Fraction, places: int) -> bool:
+    """Is the written value the exact one cut off (toward zero) at `places` decimals?"""
+    scaled = exact * 10**places
+    return Fraction(math.floor(scaled) if scaled >= 0 else math.ceil(scaled), 10**places) == written
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,6 +588,7 @@ class Context:
     scaled: bool = False  # thousands, cents, 万 … said beside the numbers (step or problem)
     percent: bool = False  # a percent is in play: 20 may be written for 0.2
     scale_drawing: bool = False  # a map, a scale, "represents": 1 cm = 5 km is no conversion
+    places_asked: frozenset[int] = frozenset()  # "to 1 d.p.", 保留两位小数: decimals asked for
     # Units the problem states quantities in, two or more of one dimension (1 cm on the plan
     # is 2 m, 8 hours a day): it may relate them itself, so a conversion there is not judged.
     related_units: tuple[str, ...] = ()
@@ -605,6 +606,11 @@ def _round_number(exact: Fraction, literal: Token) -> bool:
     scaled = abs(exact) / 10**zeros
     candidates = {math.floor(scaled + Fraction(1, 2)), math.ceil(scaled - Fraction(1, 2))}
     return int(digits) in candidates | {math.floor(scaled)}
+
+
+def _has_decimal(side: _Side) -> bool:
+    """A decimal among the side's numbers: it may be a rounded value carried on."""
+    return any(t.kind == "num" and "." in t.text for t in side.tokens)
 
 
 def _judge_pair(
@@ -633,23 +639,29 @@ def _judge_pair(
         # conversion (units the reader does not know included), not a calculation
         return "unchecked", "different units on the two sides"
     approximate = separator == "approx" or context.rounding_stated
-    for literal_side, exact in ((right, a), (left, b)):
+    for literal_side, exact, other in ((right, a, left), (left, b, right)):
         literal = literal_side.literal
         if literal is None:
             continue
         negative = literal_side.negative
-        if _rounds_to(exact, literal, negative):
-            return "ok", "rounded"
         places = _decimal_places(literal)
         written = Fraction(literal.text) * (-1 if negative else 1)
+        if places and written in _roundings(exact, places):
+            return "ok", "rounded"
+        if places and places in context.places_asked and not _has_decimal(other):
+            correct = " or ".join(sorted({str(float(r)) for r in _roundings(exact, places)}))
+            return "wrong", f"{_show(exact)} to {places} decimal places is {correct}"
+        if places and _cut_off(exact, written, places):
+            return "unchecked", "cut off, not rounded (5/9 = 0.5)"
         if places and abs(exact - written) <= Fraction(1, 10**places):
             return "unchecked", "rounded the other way"
         if places >= FLOAT_NOISE_PLACES and abs(exact - written) <= abs(exact) / 10**9:
             return "unchecked", "a computer's float (26.666666666666668)"
         if "." not in literal.text and exact.denominator != 1:
-            value = Fraction(literal.text) * (-1 if negative else 1)
-            if value in (math.floor(exact), math.ceil(exact)):
-                return ("ok", "rounded") if approximate else ("unchecked", "rounded to a whole")
+            if written in _roundings(exact, 0) and approximate:
+                return "ok", "rounded"
+            if written in (math.floor(exact), math.ceil(exact)):
+                return "unchecked", "rounded to a whole"
         if _round_number(exact, literal):
             return "unchecked", "rounded to a round number (1000000 / 3 = 333,000)"
     if approximate:
@@ -1005,6 +1017,28 @@ _SCALE_DRAWING = re.compile(
     r"\bscale|\bmaps?\b|represent|stands? for|blueprint|drawing|\bmodel|比例尺|图上|代表|表示",
     re.IGNORECASE,
 )
+_PLACE_NAMES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "十分位": 1, "百分位": 2}
+_PLACE_NAMES |= {"千分位": 3, "0.1": 1, "0.01": 2, "0.001": 3}
+_COUNT_NAMES = {"one": 1, "two": 2, "three": 3, "一": 1, "两": 2, "二": 2, "三": 3}
+# The decimal places a rounding is asked to: "nearest tenth", "to 2 d.p.", 保留一位小数, 精确到0.1.
+_PLACES_ASKED = re.compile(
+    r"nearest\s+(tenth|hundredth|thousandth)|精确到\s*(十分位|百分位|千分位|0\.001|0\.01|0\.1)|"
+    r"\b(\d|one|two|three)\s*(?:d\.\s?p\b\.?|dp\b|decimal places?)|保留\s*([一两二三\d])\s*位小数",
+    re.IGNORECASE,
+)
+
+
+def _places_asked(text: str) -> frozenset[int]:
+    asked: set[int] = set()
+    for match in _PLACES_ASKED.finditer(text):
+        place, count = match.group(1) or match.group(2), match.group(3) or match.group(4)
+        if place:
+            asked.add(_PLACE_NAMES[place.lower()])
+        elif count:
+            asked.add(int(count) if count.isdigit() else _COUNT_NAMES[count.lower()])
+    return frozenset(asked)
+
+
 _PERCENT_WORDS = re.compile(r"%|percent|百分|折", re.IGNORECASE)
 # Rounding asked for by the problem ("to the nearest tenth", "estimate"): "about" and
 # "around" there are prose (rotate around the sun).
@@ -1035,6 +1069,7 @@ def read_step(step: str, problem: str = "") -> StepReading:
         percent=bool(_PERCENT_WORDS.search(step) or _PERCENT_WORDS.search(problem)),
         scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
         related_units=units_related_by(problem),
+        places_asked=_places_asked(step) | _places_asked(problem),
     )
     statements = _statements(plain, tokens)
     claims: list[Claim] = []

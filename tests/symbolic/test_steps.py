@@ -31,7 +31,6 @@ def verdicts(step: str) -> list[str]:
         "1{,}200 + 300 = 1{,}500",
         "20% × 50 = 10",
         "100/3 = 33.33",  # plainly rounded
-        "2/3 = 0.66",  # cut off
         "100/3 ≈ 33",
         "Divide and round: 100/3 = 33",
         "18-6=12（个）",
@@ -266,7 +265,7 @@ def test_a_machine_printed_float_is_not_a_wrong_rounding() -> None:
     assert verdicts("Each truck carries 2000 / 75 = 26.666666666666668 flagstones.") == [
         "unchecked"
     ]
-    assert verdicts("2000 / 75 = 26.666666666666") == ["ok"]  # cut off
+    assert verdicts("2000 / 75 = 26.666666666666") == ["unchecked"]  # cut off: not a rounding
     assert verdicts("2000 / 75 = 26.766666666666668") == ["wrong"]
 
 

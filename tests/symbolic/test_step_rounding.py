@@ -1,0 +1,56 @@
+"""Rounded values in a step: `ok` only for the exact value or a correct rounding of it (half
+up or half to even), `wrong` for another value at a place the problem asks to round to."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.symbolic.step_arithmetic import claims_in
+
+
+def verdicts(step: str, problem: str = "") -> list[str]:
+    return [c.verdict for c in claims_in(step, problem)]
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "7.5 × 2.5 = 18.7",  # 18.75: half up and half to even both give 18.8
+        "1 - 0.01 = 0.9",
+        "999/1000 = 0.9",
+        "5/9 = 0.5",
+        "20 ÷ 3 ≈ 6.6",
+        "100/3 ≈ 34",  # 33.3 rounds to 33
+    ],
+)
+def test_a_value_cut_short_is_not_ok(step: str) -> None:
+    assert verdicts(step, "Compute") == ["unchecked"]
+
+
+@pytest.mark.parametrize(
+    "step",
+    ["1.5 × 1.5 = 2.2", "1.5 × 1.5 = 2.3", "0.15 × 0.15 = 0.02", "2/3 = 0.67", "100/3 ≈ 33"],
+)
+def test_a_correct_rounding_half_up_or_to_even_is_ok(step: str) -> None:
+    assert verdicts(step, "Compute") == ["ok"]
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Round 20 ÷ 3 to the nearest tenth.",
+        "计算20 ÷ 3，保留一位小数",
+        "Work out 20 ÷ 3 to 1 d.p.",
+        "20 ÷ 3 四舍五入，精确到0.1",
+    ],
+)
+def test_a_cut_off_where_rounding_to_that_place_is_asked_is_wrong(problem: str) -> None:
+    assert verdicts("20 ÷ 3 = 6.6", problem) == ["wrong"]
+    assert verdicts("20 ÷ 3 = 6.7", problem) == ["ok"]
+    assert verdicts("20 ÷ 3 = 6.66", problem) == ["unchecked"]  # another place: cut off
+
+
+def test_rounding_kept_where_the_rule_did_not_change() -> None:
+    assert verdicts("100/3 = 33", "Compute") == ["unchecked"]  # rounded to a whole
+    assert verdicts("33.33 × 3 = 100", "Compute") == ["unchecked"]  # a rounded carry
+    assert verdicts("6.7 × 3 = 20.0", "Give it to 1 d.p.") == ["unchecked"]  # a rounded carry
