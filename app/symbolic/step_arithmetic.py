@@ -580,6 +580,19 @@ def _cut_off(exact: Fraction, written: Fraction, places: int) -> bool:
     return Fraction(math.floor(scaled) if scaled >= 0 else math.ceil(scaled), 10**places) == written
 
 
+def _to_significant_figures(exact: Fraction, written: Fraction) -> bool:
+    """Is the written value the exact one correctly rounded to some number of significant
+    figures (290 for 2000/7 = 285.7…)?"""
+    if not exact or not written:
+        return False
+    magnitude, size = 0, abs(exact)
+    while size >= 10:
+        size, magnitude = size / 10, magnitude + 1
+    while size < 1:
+        size, magnitude = size * 10, magnitude - 1
+    return any(written in _roundings(exact, k - 1 - magnitude) for k in range(1, 16))
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
     """What the step and its problem say around the numbers."""
@@ -589,6 +602,7 @@ class Context:
     percent: bool = False  # a percent is in play: 20 may be written for 0.2
     scale_drawing: bool = False  # a map, a scale, "represents": 1 cm = 5 km is no conversion
     places_asked: frozenset[int] = frozenset()  # "to 1 d.p.", 保留两位小数: decimals asked for
+    significant_figures: bool = False  # "2 s.f.", 有效数字 (step or problem)
     # Units the problem states quantities in, two or more of one dimension (1 cm on the plan
     # is 2 m, 8 hours a day): it may relate them itself, so a conversion there is not judged.
     related_units: tuple[str, ...] = ()
@@ -648,6 +662,8 @@ def _judge_pair(
         written = Fraction(literal.text) * (-1 if negative else 1)
         if places and written in _roundings(exact, places):
             return "ok", "rounded"
+        if context.significant_figures and _to_significant_figures(exact, written):
+            return "ok", "rounded to significant figures"
         if places and places in context.places_asked and not _has_decimal(other):
             correct = " or ".join(sorted({str(float(r)) for r in _roundings(exact, places)}))
             return "wrong", f"{_show(exact)} to {places} decimal places is {correct}"
@@ -1017,6 +1033,9 @@ _SCALE_DRAWING = re.compile(
     r"\bscale|\bmaps?\b|represent|stands? for|blueprint|drawing|\bmodel|比例尺|图上|代表|表示",
     re.IGNORECASE,
 )
+_SIGNIFICANT_FIGURES = re.compile(
+    r"\bs\.?\s?f\.?(?![a-z])|\bsig\.?\s*figs?\b|significant|有效数字", re.IGNORECASE
+)
 _PLACE_NAMES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "十分位": 1, "百分位": 2}
 _PLACE_NAMES |= {"千分位": 3, "0.1": 1, "0.01": 2, "0.001": 3}
 _COUNT_NAMES = {"one": 1, "two": 2, "three": 3, "一": 1, "两": 2, "二": 2, "三": 3}
@@ -1070,6 +1089,9 @@ def read_step(step: str, problem: str = "") -> StepReading:
         scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
         related_units=units_related_by(problem),
         places_asked=_places_asked(step) | _places_asked(problem),
+        significant_figures=bool(
+            _SIGNIFICANT_FIGURES.search(step) or _SIGNIFICANT_FIGURES.search(problem)
+        ),
     )
     statements = _statements(plain, tokens)
     claims: list[Claim] = []

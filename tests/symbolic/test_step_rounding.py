@@ -13,6 +13,29 @@ def verdicts(step: str, problem: str = "") -> list[str]:
 
 
 @pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        ("Work out 2000 ÷ 7, giving your answer to 2 s.f.", "2000 ÷ 7 = 290"),
+        ("Work out 2000 ÷ 7 (2 sf)", "2000 ÷ 7 = 290"),
+        ("Work out 2000 ÷ 7 to 2 sig figs", "2000 ÷ 7 = 290"),
+        ("Work out 2000 ÷ 7 to 2 sig. fig.", "2000 ÷ 7 = 290"),
+        ("Work out 2000 ÷ 7 to 2 significant figures", "2000 ÷ 7 = 290"),
+        ("计算2000 ÷ 7，保留两位有效数字", "2000 ÷ 7 = 290"),
+        ("Give 2000 ÷ 7 to 1 s.f.", "2000 ÷ 7 = 300"),
+        ("Give 4567 + 1000 to 2 s.f.", "4567 + 1000 = 5600"),
+    ],
+)
+def test_a_value_rounded_to_significant_figures_is_a_correct_rounding(
+    problem: str, step: str
+) -> None:
+    assert verdicts(step, problem) == ["ok"]
+
+
+def test_a_wrong_significant_figure_rounding_is_not_ok() -> None:
+    assert verdicts("2000 ÷ 7 = 280", "Work out 2000 ÷ 7 to 2 s.f.") != ["ok"]
+
+
+@pytest.mark.parametrize(
     "step",
     [
         "7.5 × 2.5 = 18.7",  # 18.75: half up and half to even both give 18.8
