@@ -7,9 +7,9 @@ rounded decimals carried from earlier steps (33.33 × 3 = 100), running totals w
 chain (2 + 3 = 5 + 4 = 9), percent written loosely (0.25 × 100 = 25%). Sides in units one
 reads without doubt (3 km = 3000 m, 1 h 30 min = 90 min) are put in one unit first
 (step_units). A chain is `ok` only when every link in it is read and checks (3.5 = 9 1/2
-leaves 7/2 = 3.5 = 9 1/2 unchecked). Anything touched by words that change a value (half
-of, dozen, 万), a ratio or time (3:30), a subscript or an unknown command is skipped. Pure
-functions (sandboxed).
+leaves 7/2 = 3.5 = 9 1/2 unchecked), a rounding only as its last link (2/3 = 0.67 = 67/100
+is unchecked). Anything touched by words that change a value (half of, dozen, 万), a ratio
+or time (3:30), a subscript or an unknown command is skipped. Pure functions (sandboxed).
 """
 
 from __future__ import annotations
@@ -927,6 +927,9 @@ def _judge_chain(statement: _Statement, context: Context) -> Claim | None:
             judged = ("unchecked", "running total")
         if judged[0] == "wrong" and i == 0 and _label_like(statement):
             judged = ("unchecked", "the first side may be a label (8 batches = 5.5 × 8)")
+        if judged[0] == "ok" and "rounded" in judged[1] and i < len(sides) - 2:
+            # 2/3 = 0.6 = 3/5 claims 2/3 = 3/5: a rounded value carried on as if exact
+            judged = ("unchecked", "a rounded value carried on in the chain")
         verdicts.append(judged)
     if not verdicts:
         return None  # nothing in the chain read: no claim

@@ -77,3 +77,13 @@ def test_false_under_both_readings_stays_wrong(step: str) -> None:
 def test_a_decimal_result_is_still_a_decimal() -> None:
     assert verdicts("2 × 6.25 = 12.5") == ["ok"]
     assert verdicts("2 × 6.25 = 12.5 + 3 = 15.5") == ["unchecked"]  # a running total
+
+
+@pytest.mark.parametrize("step", ["2/3 = 0.6 = 3/5", "2/3 = 0.67 = 67/100", "1/3 ≈ 0.33 = 33/100"])
+def test_a_rounded_link_carried_on_in_a_chain_is_not_ok(step: str) -> None:
+    assert [c.verdict for c in claims_in(step, "Compute")] == ["unchecked"]
+
+
+@pytest.mark.parametrize("step", ["2/3 = 4/6 = 0.67", "1 + 1/3 = 4/3 ≈ 1.33"])
+def test_a_rounding_as_the_last_link_keeps_the_chain_ok(step: str) -> None:
+    assert [c.verdict for c in claims_in(step, "Compute")] == ["ok"]
