@@ -99,6 +99,7 @@ class _Side:
     units: tuple[str, ...]
     quotient_of_quantities: bool = False  # a unit divided by a number: 1 hour / 60 minutes
     quantities: tuple[Token, ...] = ()  # the tokens with their units, as written
+    continues: bool = False  # its number is followed by "...": the digits go on (0.333...)
 
     @property
     def has_operator(self) -> bool:
@@ -664,6 +665,8 @@ def _judge_pair(
             return "ok", "rounded"
         if context.significant_figures and _to_significant_figures(exact, written):
             return "ok", "rounded to significant figures"
+        if literal_side.continues and places >= 2 and _cut_off(exact, written, places):
+            return "ok", "its digits begin the exact value (0.333...)"
         if places and places in context.places_asked and not _has_decimal(other):
             correct = " or ".join(sorted({str(float(r)) for r in _roundings(exact, places)}))
             return "wrong", f"{_show(exact)} to {places} decimal places is {correct}"
@@ -858,6 +861,16 @@ def _denied_after(tokens: list[Token], end: int) -> bool:
     return len(words) == 2 and words[0] in ("is", "was", "are", "that's") and words[1] in _DENIALS
 
 
+def _ellipsis_at(tokens: list[Token], index: int, touching: int) -> bool:
+    """Three full stops at tokens[index], the first right after the number (0.333...)."""
+    dots = tokens[index : index + 3]
+    return (
+        len(dots) == 3
+        and all(t.kind == "punct" and t.text == "." for t in dots)
+        and dots[0].start == touching
+    )
+
+
 def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
     """Each run with an equals sign, as a statement; None where its edges are unsafe."""
     statements: list[_Statement | None] = []
@@ -896,6 +909,9 @@ def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
             # "= 26 cents more": the unit the run could not take still names the value
             sides[-1] = replace(sides[-1], units=(*sides[-1].units, after.text))
         text = plain[run[0].start : run[-1].end].strip()
+        if run[-1].kind == "num" and _ellipsis_at(tokens, end, run[-1].end):
+            sides[-1] = replace(sides[-1], continues=True)
+            text += "..."  # quoted as written: 1 / 3 = 0.444... (not 0.444)
         labelled = name is None and before is not None and before.kind in ("word", "var")
         sides = _strip_outer_parentheses(sides)
         statements.append(_Statement(name, sides, separators, text, labelled, (first, end)))

@@ -442,3 +442,14 @@ def test_a_repeating_decimal_turned_into_a_fraction_is_never_wrong(steps: list[s
     """0.333... is 1/3: read as 0.333 it would make 9x = 3 'lose the solution'."""
     found = check_step_list("Write the repeating decimal as a fraction", steps)
     assert "wrong" not in [f.verdict for f in found], found
+
+
+def test_a_claim_is_quoted_with_the_students_ellipsis() -> None:
+    finding = check_step_list("Compute", ["1 ÷ 3 = 0.444..."])[0]
+    assert (finding.verdict, finding.claim) == ("wrong", "1 / 3 = 0.444...")
+
+
+@pytest.mark.parametrize("step", ["1/3 = 0.333...", "2/3 = 0.666...", "20/3 = 6.66..."])
+def test_digits_that_go_on_are_no_cut_off(step: str) -> None:
+    # the dots say the decimal continues: the digits written begin the exact value
+    assert check_step_list("Round to the nearest hundredth.", [step])[0].verdict == "ok"
