@@ -861,13 +861,14 @@ def _denied_after(tokens: list[Token], end: int) -> bool:
     return len(words) == 2 and words[0] in ("is", "was", "are", "that's") and words[1] in _DENIALS
 
 
-def _ellipsis_at(tokens: list[Token], index: int, touching: int) -> bool:
-    """Three full stops at tokens[index], the first right after the number (0.333...)."""
+def _ellipsis_at(plain: str, tokens: list[Token], index: int, number_end: int) -> bool:
+    """Three full stops at tokens[index], right after the number (0.333..., or past the end
+    of its formula: $0.142857$...)."""
     dots = tokens[index : index + 3]
     return (
         len(dots) == 3
         and all(t.kind == "punct" and t.text == "." for t in dots)
-        and dots[0].start == touching
+        and not plain[number_end : dots[0].start].strip(" $")
     )
 
 
@@ -909,7 +910,7 @@ def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
             # "= 26 cents more": the unit the run could not take still names the value
             sides[-1] = replace(sides[-1], units=(*sides[-1].units, after.text))
         text = plain[run[0].start : run[-1].end].strip()
-        if run[-1].kind == "num" and _ellipsis_at(tokens, end, run[-1].end):
+        if run[-1].kind == "num" and _ellipsis_at(plain, tokens, end, run[-1].end):
             sides[-1] = replace(sides[-1], continues=True)
             text += "..."  # quoted as written: 1 / 3 = 0.444... (not 0.444)
         labelled = name is None and before is not None and before.kind in ("word", "var")

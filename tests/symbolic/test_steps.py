@@ -449,7 +449,9 @@ def test_a_claim_is_quoted_with_the_students_ellipsis() -> None:
     assert (finding.verdict, finding.claim) == ("wrong", "1 / 3 = 0.444...")
 
 
-@pytest.mark.parametrize("step", ["1/3 = 0.333...", "2/3 = 0.666...", "20/3 = 6.66..."])
+@pytest.mark.parametrize(
+    "step", ["1/3 = 0.333...", "2/3 = 0.666...", "20/3 = 6.66...", r"$\frac{1}{7}=0.142857$..."]
+)
 def test_digits_that_go_on_are_no_cut_off(step: str) -> None:
     # the dots say the decimal continues: the digits written begin the exact value
     assert check_step_list("Round to the nearest hundredth.", [step])[0].verdict == "ok"
