@@ -568,11 +568,12 @@ def _units_may_differ(left: _Side, right: _Side) -> bool:
 
 def _roundings(exact: Fraction, places: int) -> set[Fraction]:
     """The exact value correctly rounded to `places` decimal places (negative: to tens,
-    hundreds …): half up (either way for a negative value) or half to even (2.25 → 2.2)."""
+    hundreds …): half up, as school rounding (四舍五入) is, either way for a negative value.
+    Not half to even: 1.5 × 1.5 = 2.2 is 2.25 cut off, the place-value slip it looks like."""
     unit = Fraction(10) ** -places
     scaled = exact / unit
     away = (1 if scaled >= 0 else -1) * math.floor(abs(scaled) + Fraction(1, 2))
-    return {c * unit for c in (math.floor(scaled + Fraction(1, 2)), away, round(scaled))}
+    return {c * unit for c in (math.floor(scaled + Fraction(1, 2)), away)}
 
 
 def _cut_off(exact: Fraction, written: Fraction, places: int) -> bool:
