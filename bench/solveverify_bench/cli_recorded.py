@@ -98,7 +98,7 @@ def service_command(
     from app.symbolic.sandbox import SymbolicSandbox
     from solveverify_bench.mav_equivalence import mav_equivalent
     from solveverify_bench.recorded import RecordedRunError, load_recorded
-    from solveverify_bench.service import ServiceBenchConfig, either, run_service_bench
+    from solveverify_bench.service import Grade, ServiceBenchConfig, either, run_service_bench
 
     if grader not in ("math-verify", "mav", "either"):
         raise typer.BadParameter("--grader is math-verify, mav or either")
@@ -125,7 +125,12 @@ def service_command(
     async def go() -> dict[str, Any]:
         sandbox = SymbolicSandbox(verify.symbolic_workers, 5.0)
         try:
-            graders = {"mav": mav_equivalent, "math-verify": sandbox.math_equivalent}
+            graders: dict[str, Grade] = {
+                "mav": mav_equivalent,
+                "math-verify": sandbox.math_equivalent,
+            }
+            grade: Grade
+            other: Grade
             if grader == "either":
                 grade, other = either(mav_equivalent, sandbox.math_equivalent), mav_equivalent
             else:
