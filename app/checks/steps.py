@@ -85,12 +85,16 @@ async def check_work(
     findings = await check_steps(ctx.sandbox, problem, steps)
     critique: StepCritique | None = None
     model = ctx.registry.get(verifier, "verify") if verifier is not None else None
-    model_id = "" if model is None else f"{model.provider}:{model.model}"
+    own = (
+        None
+        if model is None
+        else critique_calibrator(ctx.step_calibrator, f"{model.provider}:{model.model}")
+    )
     # The model is asked only when its critique is admitted and it can still move the first
     # error earlier.
     if (
         model is not None
-        and critique_admitted(ctx.step_calibrator, model_id, ctx.verify.min_verifier_auroc)
+        and critique_admitted(own, ctx.verify.min_verifier_auroc)
         and first_wrong(f.verdict for f in findings) != 0
     ):
         critique = await critique_steps(
@@ -98,7 +102,7 @@ async def check_work(
             problem,
             steps,
             timeout=CRITIQUE_TIMEOUT_S,
-            calibrator=critique_calibrator(ctx.step_calibrator, model_id),
+            calibrator=own,
             raw_bar=ctx.verify.verified_threshold,
         )
     outcomes = combine(findings, critique)

@@ -39,11 +39,11 @@ def critique_calibrator(calibrator: Calibrator | None, model_id: str) -> Calibra
     return calibrator
 
 
-def critique_admitted(calibrator: Calibrator | None, model_id: str, min_auroc: float) -> bool:
+def critique_admitted(own: Calibrator | None, min_auroc: float) -> bool:
     """May this model critique worked steps? The answers' rule already admitted it as a
-    verifier; a critique measured on it (`bench steps --fit-calibration`: its claims' AUROC on
-    held-out labelled work) must also reach the same bar, else it is not asked at all."""
-    own = critique_calibrator(calibrator, model_id)
+    verifier; a critique measured on it (`own`, its `critique_calibrator`: `bench steps
+    --fit-calibration` records its claims' AUROC on held-out labelled work) must also reach
+    the same bar, else it is not asked at all."""
     return own is None or own.auroc is None or own.auroc >= min_auroc
 
 

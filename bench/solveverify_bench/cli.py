@@ -512,9 +512,7 @@ def steps(
                     "ece": fitted.ece,
                     "auroc": fitted.auroc,
                     "measured_on": fitted.measured_on,
-                    "admitted": critique_admitted(
-                        fitted, fitted.measured_on or "", verify.min_verifier_auroc
-                    ),
+                    "admitted": critique_admitted(fitted, verify.min_verifier_auroc),
                 }
             if isinstance(model, CritiqueRecorder):
                 summary["recorded"] = {"path": str(record), "replies": model.recorded}
