@@ -29,11 +29,11 @@ from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, normalize
 from app.symbolic.parsing import parse_expression
-from app.symbolic.problem import MathProblem, extract_problem
+from app.symbolic.problem import MathProblem
 from app.symbolic.questions import read_count
 from app.symbolic.rounding import round_half_up, significant_places, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
-from app.symbolic.solver import solve_problem
+from app.symbolic.solver import read_and_solve
 from app.symbolic.stated import refutes
 from app.symbolic.units import convert, same_unit, split_unit, units_in
 from app.symbolic.worked_out import worked_out
@@ -135,10 +135,9 @@ def _places_written(text: str) -> int:
 
 @lru_cache(maxsize=256)
 def _read(problem_text: str) -> tuple[MathProblem | None, SolutionSet | None, str | None]:
-    problem = extract_problem(problem_text)
+    problem, solution = read_and_solve(problem_text)
     if problem is None:
         return None, None, None
-    solution = solve_problem(problem)
     expected = solution.final_answer if solution else None
     truth = solve_problem_set(problem) if problem.kind == "equations" else None
     return problem, truth, expected

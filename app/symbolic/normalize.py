@@ -12,6 +12,7 @@ import math
 import re
 import unicodedata
 from fractions import Fraction
+from functools import lru_cache
 
 
 class ParseError(ValueError):
@@ -367,6 +368,9 @@ def read_repeating(text: str) -> Fraction | None:
     return sign * Fraction(int(match.group(1)), int(match.group(2))) if match else None
 
 
+# One reading of a problem normalizes its text four or five times (conversion, percent story,
+# question, stated equations): the same string, the same result.
+@lru_cache(maxsize=512)
 def normalize(text: str) -> str:
     """Unicode, full-width, superscripts, vulgar fractions and LaTeX into plain ASCII math."""
     if _BROKEN_TOKEN.search(text):

@@ -8,7 +8,7 @@ doubt the solver returns None and a model takes over.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import lru_cache, reduce
 
 import sympy as sp
 
@@ -52,10 +52,16 @@ class SymbolicSolution:
 
 
 def solve_text(text: str) -> SymbolicSolution | None:
+    return read_and_solve(text)[1]
+
+
+@lru_cache(maxsize=256)
+def read_and_solve(text: str) -> tuple[MathProblem | None, SymbolicSolution | None]:
+    """The problem `text` states and its solution, remembered: the sandbox's worker solves a
+    problem and then checks an answer to it, and both start from this reading (shared: callers
+    must not change what it returns)."""
     problem = extract_problem(text)
-    if problem is None:
-        return None
-    return solve_problem(problem)
+    return problem, solve_problem(problem) if problem is not None else None
 
 
 def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
