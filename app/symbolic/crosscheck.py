@@ -126,6 +126,9 @@ def _bars_to_abs(text: str) -> str:
     return "".join(out)
 
 
+_LETTERS = {c: sp.Symbol(c) for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
 def second_reading(text: str) -> sp.Expr:
     """sympy's reading of `text` (already accepted by our tokenizer), evaluated and bounded."""
     tokenize(text)  # the whitelist gate: parse_expr never sees anything else
@@ -133,7 +136,7 @@ def second_reading(text: str) -> sp.Expr:
     code = re.sub(r"(\d+(?:\.\d+)?|pi)\s*°", r"(\1*pi/180)", code)
     code = re.sub(r"(\d+(?:\.\d+)?)\s*%", r"(\1/100)", code)
     code = re.sub(r"\babs\b", "Abs", _bars_to_abs(code))
-    local = {c: sp.Symbol(c) for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    local = dict(_LETTERS)  # a copy: parse_expr may add to the dictionary it is given
     try:
         parsed = parse_expr(
             code,
