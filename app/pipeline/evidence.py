@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from functools import partial
 
 from app.pipeline.context import PipelineContext
+from app.pipeline.self_consistency import SampleAgreement, sample_agreement
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.verification.admission import admitted_verifiers, spread_panel
-from app.verification.aspects import DEFAULT_MATH_SET
-from app.verification.combiner import settled_badge
+from app.verification.aspects import DEFAULT_MATH_SET, AspectVerifier
+from app.verification.calibration import Calibrator
+from app.verification.combiner import settled_badge, unchanged_between
 from app.verification.panel import PanelResult, run_panel
 from app.verification.verdict import Verdict
 
@@ -44,6 +46,64 @@ def evidence_plan(verify: VerifySettings, subject: str, difficulty: str) -> Evid
     return EvidencePlan(panel_size=panel_size, samples=samples)
 
 
+def fitted_evidence_model(ctx: PipelineContext) -> Calibrator | None:
+    """The calibrator that may stop buying evidence early, else None: only a fitted evidence
+    model can tell what a verdict would change (an empty one knows nothing)."""
+    calibrator = ctx.calibrator
+    if (
+        calibrator is None
+        or calibrator.feature_set != "evidence"
+        or not calibrator.features
+        or not ctx.verify.panel_early_stop
+    ):
+        return None
+    return calibrator
+
+
+def panel_verifiers(ctx: PipelineContext, state: SolveState, size: int) -> list[AspectVerifier]:
+    """The K aspect verifiers of this answer's panel: on the admitted verify-capable providers
+    but the solver, spread across them."""
+    names = admitted_verifiers(
+        ctx.registry,
+        exclude=state.provider,
+        measured_auroc=ctx.verify.verifier_auroc,
+        min_auroc=ctx.verify.min_verifier_auroc,
+    )
+    sets = ctx.verify.aspect_sets
+    keys = sets.get(state.subject) or sets.get("*") or DEFAULT_MATH_SET
+    return spread_panel(
+        ctx.registry, names, keys, size, subject=state.subject, language=state.language
+    )
+
+
+async def samples_evidence(
+    ctx: PipelineContext, state: SolveState, plan: EvidencePlan, prior: Sequence[Verdict]
+) -> SampleAgreement:
+    """`plan.samples` self-consistency samples (app/pipeline/self_consistency.py).
+
+    Adaptive evidence (issue 25): with a fitted evidence model they are drawn in two waves,
+    and the second is not bought once no outcome of it can change the answer returned (it
+    cannot outvote the answer in hand) nor the badge: over the `prior` verdicts, for every
+    mix of the planned panel's answers, the fewest and the most agreeing completions give
+    the same badge (`unchanged_between`). The share is then over the samples drawn, which
+    lies between the two: the badge is the one all N would give, whatever the panel says."""
+    fitted = fitted_evidence_model(ctx)
+    if fitted is None:
+        return await sample_agreement(ctx, state, plan.samples)
+    assert state.provider is not None
+    provider, threshold = state.provider, ctx.verify.self_consistency_threshold
+    planned = panel_verifiers(ctx, state, plan.panel_size) if plan.panel_size else []
+    panel = [v.verifier_id for v in planned]
+
+    def settled(sampled: SampleAgreement, left: int) -> bool:
+        if not sampled.keeps_whatever(left):
+            return False
+        low, high = (whole.verdict(provider, threshold) for whole in sampled.completions(left))
+        return unchanged_between(fitted, prior, (low, high), panel)
+
+    return await sample_agreement(ctx, state, plan.samples, stop_when=settled)
+
+
 async def panel_evidence(
     ctx: PipelineContext, state: SolveState, size: int, prior: Sequence[Verdict] = ()
 ) -> PanelResult:
@@ -55,17 +115,7 @@ async def panel_evidence(
     rest's answers could change the badge the combiner gives (`settled_badge`, over the
     `prior` verdicts of this answer and the panel's)."""
     assert state.solution is not None
-    names = admitted_verifiers(
-        ctx.registry,
-        exclude=state.provider,
-        measured_auroc=ctx.verify.verifier_auroc,
-        min_auroc=ctx.verify.min_verifier_auroc,
-    )
-    sets = ctx.verify.aspect_sets
-    keys = sets.get(state.subject) or sets.get("*") or DEFAULT_MATH_SET
-    verifiers = spread_panel(
-        ctx.registry, names, keys, size, subject=state.subject, language=state.language
-    )
+    verifiers = panel_verifiers(ctx, state, size)
     text = "\n".join(
         [
             *(s.description for s in state.solution.steps),
@@ -73,21 +123,14 @@ async def panel_evidence(
         ]
     )
     checks = [partial(v.verify, state.problem_text, text) for v in verifiers]
-    calibrator = ctx.calibrator
-    # Only a fitted model can tell what a verdict would change (an empty one knows nothing).
-    if (
-        calibrator is None
-        or calibrator.feature_set != "evidence"
-        or not calibrator.features
-        or not ctx.verify.panel_early_stop
-    ):
+    fitted = fitted_evidence_model(ctx)
+    if fitted is None:
         return await run_panel(
             checks,
             threshold=ctx.verify.panel_threshold,
             early_stop=False,  # every verdict is a calibration feature
             max_concurrency=ctx.verify.panel_max_concurrency,
         )
-    fitted = calibrator
 
     def settled(heard: Sequence[Verdict], pending: Sequence[str]) -> bool:
         return settled_badge(fitted, [*prior, *heard], pending) is not None

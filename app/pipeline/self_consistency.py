@@ -7,7 +7,8 @@ then judges the chosen one) — and the share of all candidates agreeing with it
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from pydantic import ValidationError
 
@@ -27,13 +28,15 @@ SAMPLE_TEMPERATURE = 0.7
 
 @dataclass(frozen=True, slots=True)
 class SampleAgreement:
-    samples: int  # requested (each one model call)
+    samples: int  # drawn (each one model call): the share's denominator
+    requested: int  # N; more than `samples` when adaptive evidence stopped early
     answers: list[str]  # the usable answers that came back
     clusters: list[list[str]]  # answers grouped by equivalence, largest first
     agreeing: int  # other candidates (of `samples`) equivalent to the answer returned
     # The best-supported sample's solution when its cluster outvotes the answer in hand
     # (counting that answer as one vote), else None: keep the answer in hand.
     better: SolveOutput | None = None
+    largest_other: int = 0  # the largest cluster not equivalent to the answer in hand
 
     @property
     def agreement(self) -> float:
@@ -46,14 +49,38 @@ class SampleAgreement:
         largest = len(self.clusters[0]) if self.clusters else 0
         # Another answer held by more samples than ours is evidence against ours.
         approve = self.agreement >= threshold and self.agreeing >= largest
+        drawn = f"{self.samples} of {self.requested} drawn, the rest could change nothing; "
         return Verdict(
             "approve" if approve else "reject",
             "llm",
             f"{provider}:self_consistency",
             self.agreement,
-            f"{self.agreeing}/{self.samples} samples agree; clusters "
+            f"{self.agreeing}/{self.samples} samples agree; "
+            + (drawn if self.samples < self.requested else "")
+            + "clusters "
             + ", ".join(f"{c[0]}×{len(c)}" for c in self.clusters),
         )
+
+    def keeps_whatever(self, left: int) -> bool:
+        """No outcome of `left` more samples can make another answer outvote the one in hand:
+        even all of them joining the largest other cluster (or a new one) leave it at most
+        one vote ahead of ours (the answer in hand's own vote wins the tie)."""
+        return self.better is None and self.largest_other + left <= self.agreeing + 1
+
+    def completions(self, left: int) -> tuple[SampleAgreement, SampleAgreement]:
+        """The fewest and the most agreeing outcomes of all `requested` samples when `left`
+        more are drawn and the answer in hand is kept (`keeps_whatever`): none of them, or
+        all of them, agree. Every other completion's share lies between the two."""
+        whole = self.samples + left
+        return (
+            replace(self, samples=whole, agreeing=self.agreeing),
+            replace(self, samples=whole, agreeing=self.agreeing + left),
+        )
+
+
+# The caller's rule for "the samples left cannot change what is returned or its badge":
+# (the agreement so far, how many samples are left) -> stop drawing.
+SamplesSettled = Callable[[SampleAgreement, int], bool]
 
 
 async def _sample(ctx: PipelineContext, state: SolveState, seed: int) -> SolveOutput | None:
@@ -91,38 +118,74 @@ async def _same(ctx: PipelineContext, a: str, b: str, problem: str) -> bool:
         return False
 
 
-async def _agreement(
-    ctx: PipelineContext, state: SolveState, n: int, solutions: list[SolveOutput]
+@dataclass(slots=True)
+class _Clusters:
+    """The samples' solutions grouped by equivalence as they come in (a solution joins the
+    first group, in the order formed, whose first answer is equivalent), and whether each group
+    agrees with the answer in hand: drawing in waves groups them as drawing all at once."""
+
+    groups: list[list[SolveOutput]] = field(default_factory=list)
+    agrees: list[bool] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)  # as they came back
+
+    async def add(self, ctx: PipelineContext, state: SolveState, found: list[SolveOutput]) -> None:
+        assert state.solution is not None
+        for solution in found:
+            self.answers.append(solution.final_answer)
+            for group in self.groups:
+                if await _same(
+                    ctx, group[0].final_answer, solution.final_answer, state.problem_text
+                ):
+                    group.append(solution)
+                    break
+            else:
+                self.groups.append([solution])
+                self.agrees.append(
+                    await _same(
+                        ctx, solution.final_answer, state.solution.final_answer, state.problem_text
+                    )
+                )
+
+    def agreement(self, drawn: int, requested: int) -> SampleAgreement:
+        """How many agree with the answer in hand; whether another group outvotes it (the
+        answer in hand is one vote of its own group)."""
+        ranked = sorted(
+            zip(self.groups, self.agrees, strict=True), key=lambda g: len(g[0]), reverse=True
+        )
+        agreeing = sum(len(group) for group, agrees in ranked if agrees)
+        largest_other = max((len(group) for group, agrees in ranked if not agrees), default=0)
+        better = None
+        if ranked and len(ranked[0][0]) > agreeing + 1:
+            # Outvoted: return that group's answer. Its witnesses are the other candidates
+            # that agree with it (its group but the chosen sample; the answer in hand does not).
+            better = ranked[0][0][0]
+            agreeing = len(ranked[0][0]) - 1
+        return SampleAgreement(
+            samples=drawn,
+            requested=requested,
+            answers=list(self.answers),
+            clusters=[[s.final_answer for s in group] for group, _ in ranked],
+            agreeing=agreeing,
+            better=better,
+            largest_other=largest_other,
+        )
+
+
+async def sample_agreement(
+    ctx: PipelineContext, state: SolveState, n: int, stop_when: SamplesSettled | None = None
 ) -> SampleAgreement:
-    """Cluster the samples' answers; how many agree with `state.solution`; whether another
-    cluster outvotes it (the answer in hand is one vote of its own cluster)."""
-    assert state.solution is not None
-    clusters: list[list[SolveOutput]] = []
-    for solution in solutions:
-        for cluster in clusters:
-            if await _same(ctx, cluster[0].final_answer, solution.final_answer, state.problem_text):
-                cluster.append(solution)
-                break
-        else:
-            clusters.append([solution])
-    clusters.sort(key=len, reverse=True)
-    returned = state.solution.final_answer
-    agreeing, better = 0, None
-    for cluster in clusters:
-        if await _same(ctx, cluster[0].final_answer, returned, state.problem_text):
-            agreeing += len(cluster)
-    if clusters and len(clusters[0]) > agreeing + 1:
-        # Outvoted: return that cluster's answer. Its witnesses are the other candidates that
-        # agree with it (its cluster but the chosen sample; the answer in hand does not).
-        better = clusters[0][0]
-        agreeing = len(clusters[0]) - 1
-    answers = [s.final_answer for s in solutions]
-    return SampleAgreement(
-        n, answers, [[s.final_answer for s in c] for c in clusters], agreeing, better
-    )
+    """N solves by the answering provider, concurrently; clustered by equivalence.
 
-
-async def sample_agreement(ctx: PipelineContext, state: SolveState, n: int) -> SampleAgreement:
-    """N solves by the answering provider, concurrently; clustered by equivalence."""
-    found = await asyncio.gather(*(_sample(ctx, state, seed) for seed in range(1, n + 1)))
-    return await _agreement(ctx, state, n, [s for s in found if s and s.final_answer])
+    With `stop_when` (adaptive evidence, issue 25) they are drawn in two waves, ⌈N/2⌉ then
+    the rest, and the second is not bought when `stop_when` says the samples left cannot
+    change the answer returned or its badge. Then the share is over the samples drawn."""
+    wave = n if stop_when is None else max(1, (n + 1) // 2)
+    clusters, drawn = _Clusters(), 0
+    while True:
+        seeds = range(drawn + 1, min(n, drawn + wave) + 1)
+        found = await asyncio.gather(*(_sample(ctx, state, seed) for seed in seeds))
+        drawn += len(seeds)
+        await clusters.add(ctx, state, [s for s in found if s and s.final_answer])
+        sampled = clusters.agreement(drawn, n)
+        if drawn >= n or (stop_when is not None and stop_when(sampled, n - drawn)):
+            return sampled

@@ -19,7 +19,7 @@ must reach `raw_verified` to verify.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -85,6 +85,21 @@ def calibrated_badge(calibrator: Calibrator, probability: float) -> Badge:
 MAX_ENUMERATED = 6  # pending verifiers whose every mix of answers is tried (3^6 = 729)
 
 
+def _mixes(pending: Sequence[str]) -> Iterator[list[Verdict]]:
+    """Every mix of approve, reject and abstain the `pending` verifiers could answer (an
+    unasked verifier reads as an abstention: no vote, not in the approval share)."""
+    kinds: tuple[VerdictKind, ...] = ("approve", "reject", "abstain")
+    for answers in itertools.product(kinds, repeat=len(pending)):
+        yield [
+            Verdict(kind, "llm", vid, None if kind == "abstain" else float(kind == "approve"))
+            for kind, vid in zip(answers, pending, strict=True)
+        ]
+
+
+def _badge(calibrator: Calibrator, verdicts: Sequence[Verdict]) -> Badge:
+    return calibrated_badge(calibrator, calibrator.predict(verdict_signals(verdicts)))
+
+
 def settled_badge(
     calibrator: Calibrator, heard: Sequence[Verdict], pending: Sequence[str]
 ) -> Badge | None:
@@ -95,14 +110,31 @@ def settled_badge(
     if len(pending) > MAX_ENUMERATED:
         return None
     badges: set[Badge] = set()
-    kinds: tuple[VerdictKind, ...] = ("approve", "reject", "abstain")
-    for answers in itertools.product(kinds, repeat=len(pending)):
-        supposed = [
-            Verdict(kind, "llm", vid, None if kind == "abstain" else float(kind == "approve"))
-            for kind, vid in zip(answers, pending, strict=True)
-        ]
-        row = verdict_signals([*heard, *supposed])
-        badges.add(calibrated_badge(calibrator, calibrator.predict(row)))
+    for supposed in _mixes(pending):
+        badges.add(_badge(calibrator, [*heard, *supposed]))
         if len(badges) > 1:
             return None
     return badges.pop() if badges else None
+
+
+def unchanged_between(
+    calibrator: Calibrator,
+    heard: Sequence[Verdict],
+    ends: tuple[Verdict, Verdict],
+    pending: Sequence[str],
+) -> bool:
+    """Whether evidence still to be bought can change the badge when its verdict is known to
+    lie between two `ends` (samples not drawn: the fewest and the most agreeing), with the
+    `pending` verifiers still to be heard after it: for every mix of their answers both ends
+    give the same badge. The features read a verdict's score linearly and the badge is
+    monotone in P, so every verdict between the ends gives that badge too; which badge it is
+    may still rest on the pending verifiers (they are asked then). More than MAX_ENUMERATED
+    pending: False (buy on)."""
+    if len(pending) > MAX_ENUMERATED:
+        return False
+    low, high = ends
+    return all(
+        _badge(calibrator, [*heard, low, *supposed])
+        == _badge(calibrator, [*heard, high, *supposed])
+        for supposed in _mixes(pending)
+    )

@@ -15,7 +15,7 @@ from app.verification.calibration import (
     fit_evidence_model,
     verdict_signals,
 )
-from app.verification.combiner import calibrated_badge, settled_badge
+from app.verification.combiner import calibrated_badge, settled_badge, unchanged_between
 from app.verification.panel import run_panel
 from app.verification.verdict import Verdict, VerdictKind
 
@@ -117,6 +117,47 @@ def test_settled_badge_is_the_badge_every_completion_gives() -> None:
             assert (found is not None) == (len(every) == 1)
             if found is not None:
                 assert {found} == every
+
+
+def test_samples_not_drawn_change_no_badge_when_unchanged_between_says_so() -> None:
+    """Samples adaptive (app/pipeline/evidence.py `samples_evidence`): 2 of 3 drawn, `a` of
+    them agreeing. The third is not bought when, for every answer of the panel still to come,
+    the fewest (a/3) and the most ((a + 1)/3) agreeing completions give one badge: then so does
+    the share over the samples drawn (a/2) that is reported instead."""
+    rows, labels = outcomes(1500, 5)
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    kinds: tuple[VerdictKind, ...] = ("approve", "reject", "abstain")
+
+    def sampled(share: float) -> Verdict:
+        return Verdict("approve", "llm", "m:self_consistency", share)
+
+    said_so = set()
+    for heard_count in range(len(PANEL) + 1):
+        heard_ids, pending = PANEL[:heard_count], PANEL[heard_count:]
+        for heard_kinds, agreeing in itertools.product(
+            itertools.product(kinds, repeat=heard_count), range(3)
+        ):
+            heard = [vote(v, k) for v, k in zip(heard_ids, heard_kinds, strict=True)]
+            ends = (sampled(agreeing / 3), sampled((agreeing + 1) / 3))
+            said = unchanged_between(model, heard, ends, pending)
+            shares = (agreeing / 3, agreeing / 2, (agreeing + 1) / 3)
+            truth = all(
+                len(
+                    {
+                        full_badge(model, [*heard, sampled(share), *zip_votes(pending, rest)])
+                        for share in shares
+                    }
+                )
+                == 1
+                for rest in itertools.product(kinds, repeat=len(pending))
+            )
+            assert said == truth
+            said_so.add(said)
+    assert said_so == {True, False}  # both happen: the test is not vacuous
+
+
+def zip_votes(verifiers: list[str], kinds: tuple[VerdictKind, ...]) -> list[Verdict]:
+    return [vote(v, k) for v, k in zip(verifiers, kinds, strict=True)]
 
 
 async def test_an_adaptive_panel_stops_once_the_badge_is_settled() -> None:

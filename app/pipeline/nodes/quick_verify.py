@@ -9,9 +9,8 @@ from langgraph.runtime import Runtime
 
 from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
-from app.pipeline.evidence import evidence_plan, panel_evidence
+from app.pipeline.evidence import evidence_plan, panel_evidence, samples_evidence
 from app.pipeline.routing import next_after_verify
-from app.pipeline.self_consistency import sample_agreement
 from app.pipeline.state import AttemptRecord, SolveState
 from app.pipeline.verification_stages import validation_stages
 from app.verification.calibration import verdict_signals
@@ -50,8 +49,8 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
     calls = sum(v.method == "llm" for v in verdicts)
     plan = evidence_plan(ctx.verify, state.subject, state.difficulty)
     if plan.samples and method not in PROOFS and not not_worked_out(outcome.verdicts):
-        sampled = await sample_agreement(ctx, state, plan.samples)
-        calls += plan.samples
+        sampled = await samples_evidence(ctx, state, plan, verdicts)
+        calls += sampled.samples  # those bought: adaptive evidence may stop early
         if sampled.better is not None:
             # Selection (weighted self-consistency): the best-supported candidate is the one
             # returned and judged, not attempt 1's. Its own check runs again; the quick
