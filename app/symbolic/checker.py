@@ -143,8 +143,11 @@ def _read(problem_text: str) -> tuple[MathProblem | None, SolutionSet | None, st
     return problem, truth, expected
 
 
-def check_answer(problem_text: str, candidate: str) -> CheckResult:
-    problem, truth, expected = _read(problem_text)
+def check_answer(problem_text: str, candidate: str, unread: bool = False) -> CheckResult:
+    """The verdict on `candidate` as an answer to `problem_text`. `unread`: the reader is known
+    to find no problem it reads in this text (the sandbox's solve said so), so it is not
+    read again."""
+    problem, truth, expected = (None, None, None) if unread else _read(problem_text)
     if problem is None:
         # The words are not understood, so nothing is approved; a value that breaks the
         # equation the text states is still wrong (stated.py says when that is certain).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections import OrderedDict
 from concurrent.futures import CancelledError
 from typing import Any, TypeVar, cast
 
@@ -22,6 +23,9 @@ from app.symbolic.solver import SymbolicSolution
 T = TypeVar("T")
 
 WARMUP_TIMEOUT_S = 60.0
+# Problem texts the reader found nothing in, remembered so a check need not read them again
+# (the other worker may hold no reading of its own): word problems, most of a day's scans.
+UNREAD_MEMORY = 4096
 
 
 class SandboxTimeout(TimeoutError):
@@ -40,6 +44,7 @@ class SymbolicSandbox:
         self._pool = ProcessPool(max_workers=workers, context=context)
         self._workers = workers
         self.timeout_s = timeout_s
+        self._unread: OrderedDict[str, None] = OrderedDict()
 
     async def _run(self, fn: Any, *args: Any, timeout: float | None = None) -> Any:
         limit = timeout if timeout is not None else self.timeout_s
@@ -74,10 +79,19 @@ class SymbolicSandbox:
         )
 
     async def solve(self, problem_text: str) -> SymbolicSolution | None:
-        return cast(SymbolicSolution | None, await self._run(solver.solve_text, problem_text))
+        read, solution = await self._run(solver.solve_reading, problem_text)
+        if not read:
+            self._unread[problem_text] = None
+            self._unread.move_to_end(problem_text)
+            if len(self._unread) > UNREAD_MEMORY:
+                self._unread.popitem(last=False)
+        return cast(SymbolicSolution | None, solution)
 
     async def check(self, problem_text: str, candidate: str) -> CheckResult:
-        return cast(CheckResult, await self._run(checker.check_answer, problem_text, candidate))
+        unread = problem_text in self._unread
+        return cast(
+            CheckResult, await self._run(checker.check_answer, problem_text, candidate, unread)
+        )
 
     async def equivalent(self, a: str, b: str, problem: str | None = None) -> bool | None:
         """Strict: a unit may follow a number only when `problem` uses that word."""

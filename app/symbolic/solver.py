@@ -55,6 +55,13 @@ def solve_text(text: str) -> SymbolicSolution | None:
     return read_and_solve(text)[1]
 
 
+def solve_reading(text: str) -> tuple[bool, SymbolicSolution | None]:
+    """Whether the reader understood `text` at all, and its solution (the sandbox's call: a
+    problem not read need not be read again to check an answer to it)."""
+    problem, solution = read_and_solve(text)
+    return problem is not None, solution
+
+
 @lru_cache(maxsize=256)
 def read_and_solve(text: str) -> tuple[MathProblem | None, SymbolicSolution | None]:
     """The problem `text` states and its solution, remembered: the sandbox's worker solves a

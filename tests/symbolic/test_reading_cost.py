@@ -8,6 +8,7 @@ import sympy as sp
 
 from app.symbolic import checker, problem, solver
 from app.symbolic.crosscheck import differs_at_a_point, same_value
+from app.symbolic.sandbox import SymbolicSandbox
 
 t, c, o, s, x = sp.symbols("t c o s x")
 
@@ -64,3 +65,29 @@ def test_the_checker_reuses_the_solvers_reading(monkeypatch: pytest.MonkeyPatch)
     assert checker.check_answer(text, "5").verdict == "approve"
     assert checker.check_answer(text, "6").verdict == "reject"
     assert reads == [text]
+
+
+UNREAD = [
+    "Janet's ducks lay 16 eggs per day. She eats three for breakfast. How many are left?",
+    "A train leaves at 3 pm and arrives at 5 pm. 2x + 3 = 11 is written on the board. "
+    "How long was the trip?",
+    "If x + 2 = 5 and the teacher says so, what did the student eat?",
+]
+
+
+@pytest.mark.parametrize("text", UNREAD)
+@pytest.mark.parametrize("candidate", ["13", "x = 4", "3", ""])
+def test_an_unread_problem_is_checked_as_reading_it_again_would(text: str, candidate: str) -> None:
+    assert solver.solve_reading(text) == (False, None)
+    assert checker.check_answer(text, candidate, True) == checker.check_answer(text, candidate)
+
+
+async def test_the_sandbox_remembers_what_it_could_not_read(sandbox: SymbolicSandbox) -> None:
+    word_problem, equation = UNREAD[0], "Solve 2x + 3 = 11"
+    assert await sandbox.solve(word_problem) is None
+    assert (await sandbox.solve(equation)) is not None
+    assert word_problem in sandbox._unread and equation not in sandbox._unread
+    unread = await sandbox.check(word_problem, "13")
+    assert (unread.verdict, unread.method) == ("abstain", "none")
+    read = await sandbox.check(equation, "4")
+    assert read.verdict == "approve"
