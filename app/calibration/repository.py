@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Solution, VerificationRecord
+from app.db.models import Scan, Solution, VerificationRecord
 
 TIERS = ("quick", "consensus", "spot")
 
@@ -17,7 +17,9 @@ class VerificationRepository:
         self.session = session
 
     async def verdicts_with_answers(self) -> list[dict[str, Any]]:
-        """Every verdict of every tier with its solution's returned answer (`final_answer`)."""
+        """Every verdict of every tier with its solution's returned answer (`final_answer`) and
+        its problem's text (many students scan one homework problem: the promise's bound
+        counts their outcomes as one problem's)."""
         result = await self.session.execute(
             select(
                 VerificationRecord.solution_id,
@@ -29,8 +31,10 @@ class VerificationRepository:
                 VerificationRecord.verifier_id,
                 VerificationRecord.verdict,
                 VerificationRecord.score,
+                Scan.problem_text,
             )
             .join(Solution, Solution.id == VerificationRecord.solution_id)
+            .join(Scan, Scan.id == Solution.scan_id)
             .where(VerificationRecord.tier.in_(TIERS))
         )
         return [dict(row._mapping) for row in result]

@@ -15,6 +15,7 @@ easy proven answers would vouch for model-only evidence.
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -45,6 +46,7 @@ class VerdictRow:
     verifier_id: str
     verdict: str
     score: float | None
+    problem_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,20 @@ class LabelledOutcome:
     correct: bool
     source: Source
     proven_at_response: bool  # the returned attempt's own evidence was a proof
+    # The problem it answers (`problem_key`); None: unknown, an outcome of its own.
+    problem: str | None = None
+
+
+_NOT_A_WORD = re.compile(r"\W+")
+
+
+def problem_key(text: str | None) -> str | None:
+    """One key for every copy of a problem (case, spacing and punctuation aside): a class's
+    thirty scans of one homework problem are one problem's outcomes, dependent trials, not
+    thirty independent ones. Merging near copies only makes the bound more cautious."""
+    if text is None:
+        return None
+    return _NOT_A_WORD.sub(" ", text.casefold()).strip() or None
 
 
 def spot_outcome(verdicts: Sequence[str]) -> bool | None:
@@ -113,6 +129,7 @@ def labelled_outcomes(rows: Iterable[VerdictRow]) -> list[LabelledOutcome]:
                 found[0],
                 found[1],
                 any(_is_proof(r) for r in returned),
+                problem_key(returned[0].problem_text),
             )
         )
     return outcomes
@@ -147,7 +164,12 @@ def fit_with_promise(
     every outcome out.)"""
     del holdout_fraction
     model = fit_evidence_model(
-        [o.features for o in outcomes], [o.correct for o in outcomes], target=target, delta=delta
+        [o.features for o in outcomes],
+        [o.correct for o in outcomes],
+        target=target,
+        delta=delta,
+        # Copies of one problem are its dependent outcomes (precision.clustered_lower).
+        clusters=[o.problem or i for i, o in enumerate(outcomes)],
     )
     model.fitted_at = fitted_at
     model.sources = dict(Counter(o.source for o in outcomes))

@@ -10,6 +10,7 @@ from app.verification.outcomes import (
     fit_with_promise,
     label,
     labelled_outcomes,
+    problem_key,
     split_for_promise,
     spot_outcome,
 )
@@ -66,15 +67,17 @@ def test_a_proof_on_a_rejected_attempt_does_not_label_the_returned_answer() -> N
     assert outcome.features["quick_confidence"] == 0.9
 
 
-def model_only_outcomes(n: int, seed: int = 0) -> list[VerdictRow]:
-    """Quick-verify approvals with a score; right above 0.8, a coin flip below."""
+def model_only_outcomes(n: int, seed: int = 0, problems: int | None = None) -> list[VerdictRow]:
+    """Quick-verify approvals with a score; right above 0.8, a coin flip below. `problems`:
+    the outcomes are copies of that many problems (each copy its own scan and evidence)."""
     rng = random.Random(seed)
     rows = []
-    for _ in range(n):
+    for i in range(n):
         sid, score = uuid.uuid4(), rng.uniform(0.6, 1.0)
         right = score > 0.8 or rng.random() < 0.5
+        text = None if problems is None else f"Problem {i % problems}: what is {i % problems} + 1?"
         rows += [
-            row(sid, "quick", "g:quick_verify", "approve", score=score),
+            row(sid, "quick", "g:quick_verify", "approve", score=score, problem_text=text),
             row(sid, "consensus", "consensus:exact_match", "approve" if right else "reject"),
         ]
     return rows
@@ -112,3 +115,23 @@ def test_without_held_out_outcomes_nothing_verifies_by_calibration() -> None:
         labelled_outcomes(proofs), target=0.95, delta=0.05, holdout_fraction=0.5, fitted_at="t"
     )
     assert model.threshold is None and model.target_precision == 0.95 and model.evidence == 0
+
+
+def test_copies_of_one_problem_count_as_one_problems_outcomes() -> None:
+    """Thirty students scanning one homework problem are not thirty independent trials: the
+    promise's bound counts problems (precision.clustered_lower), so 400 outcomes of 8 problems
+    certify nothing, where 400 outcomes of 400 problems do."""
+    many = fit_with_promise(
+        labelled_outcomes(model_only_outcomes(400)),
+        target=0.95, delta=0.05, holdout_fraction=0.5, fitted_at="t",
+    )  # fmt: skip
+    few = labelled_outcomes(model_only_outcomes(400, problems=8))
+    assert len({o.problem for o in few}) == 8
+    copies = fit_with_promise(few, target=0.95, delta=0.05, holdout_fraction=0.5, fitted_at="t")
+    assert many.threshold is not None and copies.threshold is None
+
+
+def test_a_problems_copies_share_a_key_whatever_their_spacing_and_case() -> None:
+    assert problem_key("What is  3 + 4?") == problem_key("what is 3 + 4") == "what is 3 4"
+    assert problem_key("What is 3.5 + 4?") != problem_key("What is 35 + 4?")
+    assert problem_key(None) is None and problem_key(" ?! ") is None
