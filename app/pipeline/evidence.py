@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from functools import partial
 
 from app.pipeline.context import PipelineContext
-from app.pipeline.self_consistency import SampleAgreement, sample_agreement
+from app.pipeline.self_consistency import SampleAgreement, Sampler, draw_samples
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
 from app.verification.admission import admitted_verifiers, spread_panel
 from app.verification.aspects import DEFAULT_MATH_SET, AspectVerifier
 from app.verification.calibration import Calibrator
-from app.verification.combiner import settled_badge, unchanged_between
+from app.verification.combiner import settled_for_each, unchanged_between
 from app.verification.panel import PanelResult, run_panel
 from app.verification.verdict import Verdict
 
@@ -77,35 +77,81 @@ def panel_verifiers(ctx: PipelineContext, state: SolveState, size: int) -> list[
 
 
 async def samples_evidence(
-    ctx: PipelineContext, state: SolveState, plan: EvidencePlan, prior: Sequence[Verdict]
+    ctx: PipelineContext,
+    state: SolveState,
+    plan: EvidencePlan,
+    prior: Sequence[Verdict],
+    sampler: Sampler,
 ) -> SampleAgreement:
     """`plan.samples` self-consistency samples (app/pipeline/self_consistency.py).
 
     Adaptive evidence (issue 25): with a fitted evidence model they are drawn in two waves,
-    and the second is not bought once no outcome of it can change the answer returned (it
-    cannot outvote the answer in hand) nor the badge: over the `prior` verdicts, for every
-    mix of the planned panel's answers, the fewest and the most agreeing completions give
-    the same badge (`unchanged_between`). The share is then over the samples drawn, which
-    lies between the two: the badge is the one all N would give, whatever the panel says."""
+    and the second is not drawn now once no outcome of it can change the answer returned (it
+    cannot outvote the answer in hand) and either no panel is planned and it cannot change
+    the badge over the `prior` verdicts (`unchanged_between`), or a panel is planned: then it
+    is drawn after the panel, if still needed (`rest_of_samples`)."""
     fitted = fitted_evidence_model(ctx)
     if fitted is None:
-        return await sample_agreement(ctx, state, plan.samples)
-    assert state.provider is not None
-    provider, threshold = state.provider, ctx.verify.self_consistency_threshold
-    planned = panel_verifiers(ctx, state, plan.panel_size) if plan.panel_size else []
-    panel = [v.verifier_id for v in planned]
+        return await draw_samples(sampler)
+    provider, threshold = _sampled_by(ctx, state)
 
     def settled(sampled: SampleAgreement, left: int) -> bool:
         if not sampled.keeps_whatever(left):
             return False
-        low, high = (whole.verdict(provider, threshold) for whole in sampled.completions(left))
-        return unchanged_between(fitted, prior, (low, high), panel)
+        if plan.panel_size:
+            return True  # the answer the panel judges is settled; the rest waits for it
+        return _unchanged(fitted, prior, sampled, left, provider, threshold)
 
-    return await sample_agreement(ctx, state, plan.samples, stop_when=settled)
+    return await draw_samples(sampler, stop_when=settled)
+
+
+async def rest_of_samples(
+    ctx: PipelineContext,
+    state: SolveState,
+    heard: Sequence[Verdict],
+    sampler: Sampler,
+    sampled: SampleAgreement,
+) -> SampleAgreement:
+    """The samples put off until the panel was heard (`samples_evidence`): drawn only if
+    their outcome can still change the badge over every verdict `heard`. Else the share stays
+    over the samples drawn: it lies between the fewest and the most agreeing completions, and
+    those give the same badge, so every completion does (the features read the share
+    linearly and the badge is monotone in P)."""
+    if not sampler.left:
+        return sampled
+    fitted = fitted_evidence_model(ctx)
+    provider, threshold = _sampled_by(ctx, state)
+    if fitted is not None and _unchanged(fitted, heard, sampled, sampler.left, provider, threshold):
+        return sampled
+    return await sampler.draw(sampler.left)
+
+
+def _sampled_by(ctx: PipelineContext, state: SolveState) -> tuple[str, float]:
+    assert state.provider is not None
+    return state.provider, ctx.verify.self_consistency_threshold
+
+
+def _unchanged(
+    fitted: Calibrator,
+    heard: Sequence[Verdict],
+    sampled: SampleAgreement,
+    left: int,
+    provider: str,
+    threshold: float,
+) -> bool:
+    """Whether the badge over `heard` stays what it is whatever the `left` samples not drawn
+    show (`unchanged_between` the fewest and the most agreeing completions)."""
+    every = sampled.completions(left)
+    ends = (every[0].verdict(provider, threshold), every[-1].verdict(provider, threshold))
+    return unchanged_between(fitted, heard, ends, [])
 
 
 async def panel_evidence(
-    ctx: PipelineContext, state: SolveState, size: int, prior: Sequence[Verdict] = ()
+    ctx: PipelineContext,
+    state: SolveState,
+    size: int,
+    prior: Sequence[Verdict] = (),
+    deferred: tuple[SampleAgreement, int] | None = None,
 ) -> PanelResult:
     """K aspect verifiers on the admitted verify-capable providers but the solver, spread
     across them, run concurrently. Abstentions are no evidence (app/verification/panel.py).
@@ -113,7 +159,9 @@ async def panel_evidence(
     Adaptive evidence (issue 25): with a fitted evidence model, verifiers are asked in waves
     (`panel_max_concurrency`, else half the panel) and no more are asked once no mix of the
     rest's answers could change the badge the combiner gives (`settled_badge`, over the
-    `prior` verdicts of this answer and the panel's)."""
+    `prior` verdicts of this answer and the panel's). With samples `deferred` (the agreement
+    so far, how many are left: `samples_evidence`), that must hold for every share they can
+    end at, so the panel is settled whichever they would show."""
     assert state.solution is not None
     verifiers = panel_verifiers(ctx, state, size)
     text = "\n".join(
@@ -131,9 +179,14 @@ async def panel_evidence(
             early_stop=False,  # every verdict is a calibration feature
             max_concurrency=ctx.verify.panel_max_concurrency,
         )
+    provider, threshold = _sampled_by(ctx, state)
+    sampled, left = deferred if deferred is not None else (None, 0)
+    shares = (
+        [[c.verdict(provider, threshold)] for c in sampled.completions(left)] if sampled else [[]]
+    )
 
     def settled(heard: Sequence[Verdict], pending: Sequence[str]) -> bool:
-        return settled_badge(fitted, [*prior, *heard], pending) is not None
+        return settled_for_each(fitted, [*prior, *heard], pending, shares)
 
     return await run_panel(
         checks,

@@ -67,15 +67,11 @@ class SampleAgreement:
         one vote ahead of ours (the answer in hand's own vote wins the tie)."""
         return self.better is None and self.largest_other + left <= self.agreeing + 1
 
-    def completions(self, left: int) -> tuple[SampleAgreement, SampleAgreement]:
-        """The fewest and the most agreeing outcomes of all `requested` samples when `left`
-        more are drawn and the answer in hand is kept (`keeps_whatever`): none of them, or
-        all of them, agree. Every other completion's share lies between the two."""
+    def completions(self, left: int) -> list[SampleAgreement]:
+        """Every outcome of all `requested` samples when `left` more are drawn and the answer
+        in hand is kept (`keeps_whatever`), from none of them agreeing to all of them."""
         whole = self.samples + left
-        return (
-            replace(self, samples=whole, agreeing=self.agreeing),
-            replace(self, samples=whole, agreeing=self.agreeing + left),
-        )
+        return [replace(self, samples=whole, agreeing=self.agreeing + k) for k in range(left + 1)]
 
 
 # The caller's rule for "the samples left cannot change what is returned or its badge":
@@ -171,21 +167,36 @@ class _Clusters:
         )
 
 
-async def sample_agreement(
-    ctx: PipelineContext, state: SolveState, n: int, stop_when: SamplesSettled | None = None
-) -> SampleAgreement:
-    """N solves by the answering provider, concurrently; clustered by equivalence.
+class Sampler:
+    """The N samples of one answer, drawn in as many waves as the caller asks: the clusters
+    carry over, so the samples are grouped as if drawn at once."""
 
-    With `stop_when` (adaptive evidence, issue 25) they are drawn in two waves, ⌈N/2⌉ then
-    the rest, and the second is not bought when `stop_when` says the samples left cannot
-    change the answer returned or its badge. Then the share is over the samples drawn."""
+    def __init__(self, ctx: PipelineContext, state: SolveState, n: int) -> None:
+        self._ctx, self._state, self.requested = ctx, state, n
+        self._clusters, self.drawn = _Clusters(), 0
+
+    @property
+    def left(self) -> int:
+        return self.requested - self.drawn
+
+    async def draw(self, count: int) -> SampleAgreement:
+        """`count` more samples (seeds continue), concurrently; the agreement so far."""
+        seeds = range(self.drawn + 1, min(self.requested, self.drawn + count) + 1)
+        found = await asyncio.gather(*(_sample(self._ctx, self._state, seed) for seed in seeds))
+        self.drawn += len(seeds)
+        await self._clusters.add(self._ctx, self._state, [s for s in found if s and s.final_answer])
+        return self._clusters.agreement(self.drawn, self.requested)
+
+
+async def draw_samples(
+    sampler: Sampler, stop_when: SamplesSettled | None = None
+) -> SampleAgreement:
+    """The sampler's samples, all at once; with `stop_when` (adaptive evidence, issue 25) in
+    two waves, ⌈N/2⌉ then the rest, not drawing the second when `stop_when` says so (then the
+    share is over the samples drawn, and `sampler.left` more may still be drawn)."""
+    n = sampler.requested
     wave = n if stop_when is None else max(1, (n + 1) // 2)
-    clusters, drawn = _Clusters(), 0
     while True:
-        seeds = range(drawn + 1, min(n, drawn + wave) + 1)
-        found = await asyncio.gather(*(_sample(ctx, state, seed) for seed in seeds))
-        drawn += len(seeds)
-        await clusters.add(ctx, state, [s for s in found if s and s.final_answer])
-        sampled = clusters.agreement(drawn, n)
-        if drawn >= n or (stop_when is not None and stop_when(sampled, n - drawn)):
+        sampled = await sampler.draw(wave)
+        if not sampler.left or (stop_when is not None and stop_when(sampled, sampler.left)):
             return sampled

@@ -117,6 +117,21 @@ def settled_badge(
     return badges.pop() if badges else None
 
 
+def settled_for_each(
+    calibrator: Calibrator,
+    heard: Sequence[Verdict],
+    pending: Sequence[str],
+    alternatives: Sequence[Sequence[Verdict]],
+) -> bool:
+    """`settled_badge` for each of the `alternatives`: evidence to be bought after the
+    pending verifiers, whose verdicts are one of them (samples put off until after a panel:
+    each share they can end at). The badge may differ between alternatives."""
+    return all(
+        settled_badge(calibrator, [*heard, *alternative], pending) is not None
+        for alternative in alternatives
+    )
+
+
 def unchanged_between(
     calibrator: Calibrator,
     heard: Sequence[Verdict],

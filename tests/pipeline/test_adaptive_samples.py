@@ -7,9 +7,11 @@ whether the samples are drawn at once or in waves."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from app.llm.types import Message
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
@@ -56,18 +58,29 @@ def samples_by_seed(server: FakeLLMServer, answers: dict[int, str]) -> list[tupl
     return answered
 
 
-def settings(*, early_stop: bool = True) -> VerifySettings:
-    return VerifySettings(
-        evidence={"*": "samples:3"}, panel_early_stop=early_stop, calibration_path=None
-    )
+def settings(spec: str, *, early_stop: bool) -> VerifySettings:
+    return VerifySettings(evidence={"*": spec}, panel_early_stop=early_stop, calibration_path=None)
 
 
-async def scan(graph, make_context, server: FakeLLMServer, model: Calibrator | None, **kw: bool):
-    judge = verifier("judge", verdict_json(True, 0.9, IN_HAND))
-    ctx = make_context(sdk_model(server), judge, symbolic=False, verify=settings(**kw))
-    return await run_pipeline(
-        graph, replace(ctx, calibrator=model), SolveState(problem_text=WORD_PROBLEM)
-    )
+def judge(messages: Sequence[Message]) -> str:
+    """The quick verifier and the panel's aspect verifiers (provider "judge"): all approve."""
+    if any("FINAL VERIFICATION ANSWER" in m.content for m in messages):
+        return "Checked step by step.\nFINAL VERIFICATION ANSWER: True"
+    return verdict_json(True, 0.9, IN_HAND)
+
+
+async def scan(
+    graph,
+    make_context,
+    server: FakeLLMServer,
+    model: Calibrator | None,
+    spec: str = "samples:3",
+    early_stop: bool = True,
+) -> SolveState:
+    verify = settings(spec, early_stop=early_stop)
+    ctx = make_context(sdk_model(server), verifier("judge", judge), symbolic=False, verify=verify)
+    problem = SolveState(problem_text=WORD_PROBLEM)
+    return await run_pipeline(graph, replace(ctx, calibrator=model), problem)
 
 
 def agreement_verdict(state: SolveState):
@@ -123,3 +136,41 @@ async def test_only_a_fitted_evidence_model_stops_early(graph, make_context, fak
         assert len(answered) == bought, model
         calls.append(state.model_calls)
     assert calls[1:] == [calls[0] + 1] * 3
+
+
+# The panel's first two verifiers ("provider:model:aspect"), and a model that also weighs
+# their votes: P = σ(8·agreement + 1.5·(vote₁ + vote₂) − 4).
+PANEL = [
+    "judge:scripted-1:mathematical_correctness:step_by_step",
+    "judge:scripted-1:logical_soundness:step_by_step",
+]
+WITH_PANEL = replace(
+    MODEL, features=["agreement", *(f"vote:{v}" for v in PANEL)], weights=[8.0, 1.5, 1.5]
+)
+
+
+def panel_heard(state: SolveState) -> list[str]:
+    return [v.verifier_id for v in state.attempts[0].verdicts if v.verifier_id in PANEL]
+
+
+async def test_with_a_panel_planned_the_last_sample_waits_for_it(
+    graph, make_context, fake_llm
+) -> None:
+    # Both samples of the first wave agree. Before the panel the third could still matter (a
+    # panel rejecting once: 2 of 3 agreeing is caution, 3 of 3 verified), so it waits for the
+    # panel. The first verifier approves: then 2/3 and 3/3 both verify whatever the second
+    # verifier says, so neither the third sample nor the second verifier is bought.
+    answered = samples_by_seed(fake_llm, {1: "24", 2: "24", 3: "25"})
+    adaptive = await scan(graph, make_context, fake_llm, WITH_PANEL, "samples:3+panel:2")
+    assert sorted(seed for seed, _ in answered) == [1, 2]
+    assert panel_heard(adaptive) == PANEL[:1]
+    assert agreement_verdict(adaptive).score == 1.0
+
+    answered = samples_by_seed(fake_llm, {1: "24", 2: "24", 3: "25"})
+    everything = await scan(
+        graph, make_context, fake_llm, WITH_PANEL, "samples:3+panel:2", early_stop=False
+    )
+    assert sorted(seed for seed, _ in answered) == [1, 2, 3]
+    assert sorted(panel_heard(everything)) == sorted(PANEL)
+    assert everything.model_calls == adaptive.model_calls + 2
+    assert adaptive.verification_status == everything.verification_status == "verified"

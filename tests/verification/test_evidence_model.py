@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from functools import partial
 
 from app.verification.calibration import (
     Calibrator,
@@ -15,7 +16,12 @@ from app.verification.calibration import (
     fit_evidence_model,
     verdict_signals,
 )
-from app.verification.combiner import calibrated_badge, settled_badge, unchanged_between
+from app.verification.combiner import (
+    calibrated_badge,
+    settled_badge,
+    settled_for_each,
+    unchanged_between,
+)
 from app.verification.panel import run_panel
 from app.verification.verdict import Verdict, VerdictKind
 
@@ -187,3 +193,47 @@ async def test_an_adaptive_panel_stops_once_the_badge_is_settled() -> None:
     )
     assert asked == ["p0:aspect", "p1:aspect"] and result.started == 2
     assert full_badge(model, [*prior, *result.verdicts]) == "caution"
+
+
+async def test_samples_put_off_until_after_the_panel_give_the_badge_all_would() -> None:
+    """A panel planned after 3 samples, 2 drawn (app/pipeline/evidence.py): the third waits,
+    the panel stops once settled for each share the samples can end at (`settled_for_each`),
+    and the third is drawn only if it can still change the badge (`unchanged_between`). For
+    every first wave, third sample and panel, the badge is the one drawing all 3 before the
+    panel gives."""
+    rows, labels = outcomes(1500, 6)
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    kinds: tuple[VerdictKind, ...] = ("approve", "reject", "abstain")
+    panel = PANEL[:3]
+
+    def sampled(share: float) -> Verdict:
+        return Verdict("approve", "llm", "m:self_consistency", share)
+
+    async def heard(full: tuple[VerdictKind, ...], stop_when) -> list[Verdict]:
+        async def ask(verifier: str, kind: VerdictKind) -> Verdict:
+            return vote(verifier, kind)
+
+        checks = [partial(ask, v, k) for v, k in zip(panel, full, strict=True)]
+        result = await run_panel(checks, max_concurrency=2, ids=panel, stop_when=stop_when)
+        return result.verdicts
+
+    saved = 0
+    for agreeing, third, full in itertools.product(
+        range(3), (0, 1), itertools.product(kinds, repeat=len(panel))
+    ):
+        every = sampled((agreeing + third) / 3)
+        first = await heard(
+            full, lambda h, p, every=every: settled_badge(model, [every, *h], p) is not None
+        )
+        badge_all = full_badge(model, [every, *first])
+        assert badge_all == full_badge(model, [every, *zip_votes(panel, full)])
+
+        fewest, most = sampled(agreeing / 3), sampled((agreeing + 1) / 3)
+        shares = [[fewest], [most]]
+        later = await heard(full, lambda h, p, shares=shares: settled_for_each(model, h, p, shares))
+        if unchanged_between(model, later, (fewest, most), []):
+            shown, saved = sampled(agreeing / 2), saved + 1  # the share over the 2 drawn
+        else:
+            shown = every
+        assert full_badge(model, [shown, *later]) == badge_all, (agreeing, third, full)
+    assert saved > 0

@@ -9,8 +9,14 @@ from langgraph.runtime import Runtime
 
 from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
-from app.pipeline.evidence import evidence_plan, panel_evidence, samples_evidence
+from app.pipeline.evidence import (
+    evidence_plan,
+    panel_evidence,
+    rest_of_samples,
+    samples_evidence,
+)
 from app.pipeline.routing import next_after_verify
+from app.pipeline.self_consistency import Sampler
 from app.pipeline.state import AttemptRecord, SolveState
 from app.pipeline.verification_stages import validation_stages
 from app.verification.calibration import verdict_signals
@@ -48,9 +54,10 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
     verdicts = list(outcome.verdicts)
     calls = sum(v.method == "llm" for v in verdicts)
     plan = evidence_plan(ctx.verify, state.subject, state.difficulty)
+    sampled, sampler = None, None
     if plan.samples and method not in PROOFS and not not_worked_out(outcome.verdicts):
-        sampled = await samples_evidence(ctx, state, plan, verdicts)
-        calls += sampled.samples  # those bought: adaptive evidence may stop early
+        sampler = Sampler(ctx, state, plan.samples)
+        sampled = await samples_evidence(ctx, state, plan, verdicts, sampler)
         if sampled.better is not None:
             # Selection (weighted self-consistency): the best-supported candidate is the one
             # returned and judged, not attempt 1's. Its own check runs again; the quick
@@ -64,17 +71,30 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
             verdicts = list(again.verdicts)
             calls += sum(v.method == "llm" for v in verdicts)
             outcome = again
-        if method not in PROOFS:
-            threshold = ctx.verify.self_consistency_threshold
-            verdicts.append(sampled.verdict(provider, threshold))
-            passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
+    threshold = ctx.verify.self_consistency_threshold
+    # Adaptive evidence: with a panel planned, the samples the answer's choice no longer
+    # needs wait for it, and are drawn after it only if they can still change the badge.
+    # (Left undrawn only when the answer in hand is kept: the panel below then runs.)
+    waiting = None
+    if sampled is not None and sampler is not None and sampler.left and plan.panel_size:
+        waiting = (sampled, sampler.left)
+    elif sampled is not None and method not in PROOFS:
+        verdicts.append(sampled.verdict(provider, threshold))
+        passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
     if plan.panel_size and method not in PROOFS and not not_worked_out(outcome.verdicts):
         # design-notes, MAV: more evidence bought before answering, when settings say so.
-        panel = await panel_evidence(ctx, state, plan.panel_size, verdicts)
+        panel = await panel_evidence(ctx, state, plan.panel_size, verdicts, waiting)
+        if waiting is not None and sampler is not None:
+            heard = [*verdicts, *panel.verdicts]
+            sampled = await rest_of_samples(ctx, state, heard, sampler, waiting[0])
+            verdicts.append(sampled.verdict(provider, threshold))
+            passed, signal, method = samples_decision(passed, signal, sampled.agreement, threshold)
         verdicts += panel.verdicts
         calls += panel.started
         if panel.score is not None and panel.outcome != "undecided":
             passed, signal, method = panel_decision(passed, signal, panel.score, ctx)
+    if sampled is not None:
+        calls += sampled.samples  # those bought: adaptive evidence may stop early
     answer = solved.final_answer
     confidence, calibrated = signal, False
     if ctx.calibrator is not None and passed is not None:
