@@ -75,10 +75,24 @@ def _is_vote(key: str) -> bool:
     return key.startswith("verifier:") and not any(m in key for m in _NOT_VOTES)
 
 
+def proof_in(row: Signals) -> float | None:
+    """+1 or −1 when a proof decided the answer when it was returned — a programmatic check,
+    else a match or mismatch with the problem bank's known answer (validator priority) —
+    else None. A proof is the evidence: P is 1 or 0, and the model learns nothing from it."""
+    if row.get("programmatic") in (1.0, -1.0):
+        return row["programmatic"]
+    return next(
+        (
+            value
+            for key, value in row.items()
+            if key.startswith("verifier:ground_truth:") and value in (1.0, -1.0)
+        ),
+        None,
+    )
+
+
 def is_proof_row(row: Signals) -> bool:
-    """A programmatic check decided the answer (proved it, or proved it wrong) when it was
-    returned: the proof is the evidence, P is 1 or 0, and the model learns nothing from it."""
-    return row.get("programmatic") in (1.0, -1.0)
+    return proof_in(row) is not None
 
 
 def evidence_features(row: Signals) -> dict[str, float]:
@@ -209,8 +223,9 @@ class Calibrator:
     # ------------------------------------------------------------------ use
     def predict(self, row: Signals) -> float:
         if self.feature_set == "evidence":
-            if is_proof_row(row):
-                return 1.0 if row["programmatic"] > 0 else 0.0
+            proof = proof_in(row)
+            if proof is not None:
+                return 1.0 if proof > 0 else 0.0
             return self._recalibrated(self._score(evidence_features(row)))
         return self._score(row)
 

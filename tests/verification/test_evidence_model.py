@@ -237,3 +237,33 @@ async def test_samples_put_off_until_after_the_panel_give_the_badge_all_would() 
             shown = every
         assert full_badge(model, [shown, *later]) == badge_all, (agreeing, third, full)
     assert saved > 0
+
+
+def test_a_ground_truth_match_is_a_proof_not_a_vote() -> None:
+    """The problem bank's known answer decided the badge when the answer was returned (the
+    validator's proofs: programmatic, then ground truth): the model neither learns from such
+    outcomes nor lets them vouch for model-only evidence, and P is 1 or 0 by the match."""
+    rows, labels = outcomes(600, 0)
+    matched = [
+        verdict_signals(
+            [
+                Verdict(kind, "ground_truth", "ground_truth:problem_bank", float(right)),
+                vote("p3:aspect", "approve"),
+            ]
+        )
+        for kind, right in (("approve", True), ("reject", False))
+        for _ in range(200)
+    ]
+    model = fit_evidence_model(
+        [*rows, *matched], [*labels, *[True] * 200, *[False] * 200], target=0.95, delta=0.05
+    )
+    assert model.n_samples == 600 and model.evidence == 600
+    assert model.predict(matched[0]) == 1.0 and model.predict(matched[-1]) == 0.0
+    # An abstaining comparison proves nothing: the model reads the rest of the row.
+    unsure = verdict_signals(
+        [
+            Verdict("abstain", "ground_truth", "ground_truth:problem_bank", None),
+            vote("p0:aspect", "approve"),
+        ]
+    )
+    assert 0.0 < model.predict(unsure) < 1.0
