@@ -23,7 +23,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from app.verification.calibration import Calibrator, verdict_signals
+from app.verification.calibration import (
+    Calibrator,
+    VerdictLike,
+    evidence_features,
+    verdict_signals,
+)
 from app.verification.verdict import Verdict, VerdictKind
 
 Badge = Literal["verified", "unverified", "caution"]
@@ -153,3 +158,17 @@ def unchanged_between(
         == _badge(calibrator, [*heard, high, *supposed])
         for supposed in _mixes(pending)
     )
+
+
+def judge_ledger(
+    calibrator: Calibrator, verdicts: Sequence[VerdictLike]
+) -> tuple[Badge, float, bool]:
+    """The badge the fitted combiner gives an answer's whole ledger (the response's verdicts
+    and any later panel's), its P(correct), and whether that P may verify: only when the model
+    learned a weight for every verifier that voted (a verifier it never saw would be read at
+    the approval share alone, evidence the promise was not certified on)."""
+    row = verdict_signals(verdicts)
+    probability = calibrator.predict(row)
+    known = set(calibrator.features)
+    votes = [f for f in evidence_features(row) if f.startswith("vote:")]
+    return calibrated_badge(calibrator, probability), probability, all(v in known for v in votes)

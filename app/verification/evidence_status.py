@@ -93,3 +93,34 @@ def after_spot_check(
         share = "" if score is None else f" ({score:.0%} approving)"
         return StatusChange("caution", f"a spot check's verifier panel rejected it{share}")
     return None
+
+
+def after_later_panel(
+    current: str,
+    *,
+    badge: Status,
+    probability: float,
+    may_verify: bool,
+    proven_at_response: bool,
+) -> StatusChange | None:
+    """A later panel's verdicts joined the ledger and the one fitted model read it all again
+    (`combiner.judge_ledger`): the badge follows that reading — no private bar. A badge a proof
+    granted stays; `verified` is reached only where the model may verify (every voter known
+    to it). A caution stays: it may rest on a credible rejection the model does not weigh
+    (the judge's rule), and MARS gives such answers their second chance."""
+    if proven_at_response or badge == current or current == "caution":
+        return None
+    if badge == "verified" and not may_verify:
+        return None
+    if badge == "verified":
+        return StatusChange(
+            "verified", f"a later panel's evidence verified it (P {probability:.2f})"
+        )
+    if badge == "caution":
+        return StatusChange(
+            "caution", f"a spot check's panel turned the evidence against it (P {probability:.2f})"
+        )
+    return StatusChange(
+        "unverified",
+        f"with a spot check's panel the evidence no longer verifies it (P {probability:.2f})",
+    )

@@ -20,7 +20,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from app.verification.calibration import Calibrator, fit_evidence_model, verdict_signals
 
@@ -85,11 +85,30 @@ def spot_outcome(verdicts: Sequence[str]) -> bool | None:
     return None
 
 
-def _returned(rows: list[VerdictRow]) -> list[VerdictRow]:
-    """Quick verdicts of the attempt whose answer was returned (the best, not the last)."""
-    quick = [r for r in rows if r.tier == "quick" and r.answer == r.final_answer]
+class AttemptVerdict(Protocol):
+    """A stored verdict with the attempt and answer it judged (a `verifications` row)."""
+
+    @property
+    def tier(self) -> str: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def answer(self) -> str | None: ...
+
+
+Row = TypeVar("Row", bound=AttemptVerdict)
+
+
+def returned_attempt(rows: Iterable[Row], final_answer: str | None) -> list[Row]:
+    """Quick verdicts of the attempt whose answer was returned (the best, not the last): the
+    evidence the badge was given on at response time."""
+    quick = [r for r in rows if r.tier == "quick" and r.answer == final_answer]
     last = max((r.attempt for r in quick), default=None)
     return [r for r in quick if r.attempt == last]
+
+
+def _returned(rows: list[VerdictRow]) -> list[VerdictRow]:
+    return returned_attempt(rows, rows[0].final_answer) if rows else []
 
 
 def _is_proof(row: VerdictRow) -> bool:
