@@ -91,3 +91,11 @@ async def test_the_sandbox_remembers_what_it_could_not_read(sandbox: SymbolicSan
     assert (unread.verdict, unread.method) == ("abstain", "none")
     read = await sandbox.check(equation, "4")
     assert read.verdict == "approve"
+
+
+def test_a_repeated_number_is_read_once_and_read_the_same() -> None:
+    problem._parse_checked.cache_clear()
+    first = problem.extract_problem("What is 20 + 3?")
+    again = problem.extract_problem("What is 20 + 3?   ")
+    assert first is not None and again is not None and first.expression == again.expression
+    assert problem._parse_checked.cache_info().hits >= 1
