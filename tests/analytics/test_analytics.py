@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -228,7 +229,8 @@ async def test_recalibration_fits_the_precision_threshold(
     def solution_with(quick: list[VerificationRecord], later: list[VerificationRecord]) -> None:
         scan = Scan(
             source="text",
-            problem_text="p",
+            # Distinct problems: copies of one would be one problem's outcomes to the promise.
+            problem_text=f"problem {uuid.uuid4()}",
             subject="math",
             grade_band="primary",
             difficulty="easy",
