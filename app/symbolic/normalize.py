@@ -368,6 +368,18 @@ def read_repeating(text: str) -> Fraction | None:
     return sign * Fraction(int(match.group(1)), int(match.group(2))) if match else None
 
 
+# "(2) 12 + 8 = ?", "计算：(1) 12+8", "Solve 2x + 3 = 11 (3)": an exercise's number in
+# brackets, or a factor? (2 × 12 + 8 = 32.) Both are plausible in school texts.
+_EXERCISE_NUMBER = re.compile(
+    r"(?:^|[\s:：])[(（]\s*\d{1,3}\s*[)）](?=\s|$)|^\s*[(（]\s*\d{1,3}\s*[)）](?=[\w(（])"
+)
+
+
+def has_exercise_number(text: str) -> bool:
+    """A bracketed number that may be the exercise's number rather than a factor."""
+    return _EXERCISE_NUMBER.search(text) is not None
+
+
 # One reading of a problem normalizes its text four or five times (conversion, percent story,
 # question, stated equations): the same string, the same result.
 @lru_cache(maxsize=512)

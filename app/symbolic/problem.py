@@ -23,7 +23,7 @@ from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, real_throughout
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.letters import KNOWN_NAME, space_products
-from app.symbolic.normalize import ParseError, ellipsis_decimals, normalize
+from app.symbolic.normalize import ParseError, ellipsis_decimals, has_exercise_number, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.prose import (
     accepts_arithmetic,
@@ -218,6 +218,8 @@ def extract_problem(text: str) -> MathProblem | None:
 
 
 def _read(original: str) -> MathProblem | None:
+    if has_exercise_number(normalize(original)):
+        return None  # an exercise's number or a factor: not read either way
     conversion = read_conversion(normalize(original))
     if conversion is not None:
         value, _, asked_unit = conversion

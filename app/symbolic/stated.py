@@ -28,7 +28,7 @@ from app.symbolic.answers import read_candidate
 from app.symbolic.crosscheck import readings_agree
 from app.symbolic.evaluation import evaluate
 from app.symbolic.letters import space_products
-from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.normalize import ParseError, has_exercise_number, normalize
 from app.symbolic.parsing import parse_expression
 from app.symbolic.problem import math_runs
 from app.symbolic.prose import strip_claims, strip_instructions
@@ -68,6 +68,8 @@ def refutes(problem_text: str, candidate: str) -> str | None:
 def _refutes(problem_text: str, candidate: str) -> str | None:
     text = strip_instructions(strip_claims(normalize(problem_text)))
     if text.count("=") != 1 or _NOT_GIVEN.search(text) or _AMBIGUOUS.search(text):
+        return None
+    if has_exercise_number(text):  # "(2) 2x + 3 = 11": 2·2x + 3 = 11, or exercise 2?
         return None
     equation = next(((s, e) for s, e in math_runs(text) if "=" in text[s:e]), None)
     if equation is None:

@@ -78,7 +78,9 @@ _UNIT_IN_PARENTHESES = re.compile(r"(?<=\d)\s*\(([^()\d=+\-*/^⟂⟦⟧]{1,12})\
 _LABEL_IN_PARENTHESES = re.compile(
     r"(?<=[A-Za-z⟧])\s*\(\s*([A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ]{2,30})\s*\)"
 )
-_BULLET = re.compile(r"(?:^|\n)[ \t]*(?:[-*•]|\d+[.)])[ \t]+")
+# A list bullet or a step's number: "- ", "2. ", "2) ", "(2) ", "（2）" (a step that opens
+# with a bracketed number is numbered, not multiplied).
+_BULLET = re.compile(r"(?:^|\n)[ \t]*(?:(?:[-*•]|\d+[.)])[ \t]+|[(（]\d{1,2}[)）][ \t]*)")
 _MIXED_NUMBER = re.compile(r"(\d)\s*(?=\\[dt]?frac)")
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)?", re.DOTALL)
 

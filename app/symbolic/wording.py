@@ -85,8 +85,10 @@ _REWRITES = [
     ),
     # Named results of two numbers.
     _sub(rf"\b(?:the\s+)?sum\s+of\s+{_NUM}\s+and\s+{_NUM}{_END_SUM}", r"((\1)+(\2))", _I),
+    _sub(rf"\b(?:the\s+)?difference\s+of\s+{_NUM}\s+and\s+{_NUM}{_END}", r"((\1)-(\2))", _I),
+    # "The difference between 10 and 3" (`_one_reading_of_gaps` refuses 3 and 10).
     _sub(
-        rf"\b(?:the\s+)?difference\s+(?:of|between)\s+{_NUM}\s+and\s+{_NUM}{_END}",
+        rf"\b(?:the\s+)?difference\s+between\s+{_NUM}\s+and\s+{_NUM}{_END}",
         r"((\1)-(\2))",
         _I,
     ),
@@ -367,9 +369,26 @@ def _no_decrease_past_zero(text: str) -> str:
     return text
 
 
+_GAP = re.compile(rf"\bdifference\s+between\s+{_NUM}\s+and\s+{_NUM}", _I)
+
+
+def _operand(text: str) -> Fraction:
+    """A plain number of `_N`: 12, 0.45, 3/4 or (1+1/2)."""
+    whole, _, part = text.strip("()").partition("+")
+    return Fraction(whole) + (Fraction(part) if part else 0)
+
+
+def _one_reading_of_gaps(text: str) -> str:
+    """ "The difference between 3 and 10" is 7 to most teachers and −7 by the definition: not
+    read unless both agree (the first number is not the smaller)."""
+    if any(_operand(m.group(1)) < _operand(m.group(2)) for m in _GAP.finditer(text)):
+        raise ParseError("a difference between a smaller and a larger number: 7 or -7?")
+    return text
+
+
 def spell_out(text: str) -> str:
     """The text with each operation said in words between numbers written as notation."""
-    text = _divisor_multiple(text)
+    text = _one_reading_of_gaps(_divisor_multiple(text))
     for chain in _CHAINS:
         text = chain.sub(_chain, text)
     for _ in range(3):  # nested phrases: "the sum of the square of 3 and 4"
