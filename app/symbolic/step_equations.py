@@ -30,7 +30,7 @@ _LEAD = re.compile(
     r"[⇒;:]|所以|因此|得|解[:：]?|即)\s*",
     re.IGNORECASE,
 )
-_EQUATION = re.compile(r"^[0-9a-z+\-*/^(). ]+=[0-9a-z+\-*/^(). ]+$")
+_EQUATION = re.compile(r"^[0-9a-z+\-*/^(). ]+(?:=[0-9a-z+\-*/^(). ]+)+$")
 _SQRT = "sqrt"
 _DECIMAL = re.compile(r"\d\.(\d+)")
 _REPEATING = re.compile(r"\d\.{2,}|…|⋯|⟂")  # 0.333..., 0.3̅ (\overline)
@@ -90,11 +90,11 @@ def read_equation(text: str) -> Equation | None:
         if stripped == plain:
             break
         plain = stripped
-    if not _EQUATION.match(plain) or _SQRT in plain or plain.count("=") != 1:
+    if not _EQUATION.match(plain) or _SQRT in plain:
         return None
-    left, right = plain.split("=")
     try:
-        lhs, rhs = parse_expression(left), parse_expression(right)
+        sides = [parse_expression(side) for side in plain.split("=")]
+        lhs, rhs = _chain_ends(sides)
         residual = lhs - rhs
         symbols = residual.free_symbols
         if len(symbols) != 1:
@@ -110,6 +110,18 @@ def read_equation(text: str) -> Equation | None:
     solved = (lhs == x and not rhs.free_symbols) or (rhs == x and not lhs.free_symbols)
     places = max((len(d) for d in _DECIMAL.findall(plain)), default=None)
     return Equation(plain, x, roots, _is_factored(lhs, rhs), solved=solved, places=places)
+
+
+def _chain_ends(sides: list[sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
+    """The equation a step states: its two sides, or the two ends of a chain whose unknown is
+    at one end only ("2x = 11 + 3 = 14" states 2x = 14; its arithmetic link 11 + 3 = 14 is
+    the arithmetic check's). Any other chain is not read."""
+    if len(sides) == 2:
+        return sides[0], sides[1]
+    unknown = [i for i, side in enumerate(sides) if side.free_symbols]
+    if unknown not in ([0], [len(sides) - 1]):
+        raise ParseError("a chain with the unknown in its middle, or on both ends")
+    return sides[0], sides[-1]
 
 
 def problem_equation(problem: str) -> Equation | None:
@@ -158,7 +170,7 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
     reference = problem_equation(problem)
     trusted = reference is not None
     previous: Equation | None = None
-    previous_index = -1
+    previous_index = stand_in = -1
     verdicts: dict[int, LineVerdict] = {}
     lines = [read_equation(step) for step in steps]
     for index, line in enumerate(lines):
@@ -166,7 +178,7 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
             continue
         if reference is None:
             reference = line  # the derivation's first line stands in for the problem
-            previous, previous_index = line, index
+            previous, previous_index, stand_in = line, index, index
             continue
         if line.variable != reference.variable:
             continue
@@ -183,6 +195,11 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
             reference, trusted = line, False
         elif any(line.rounds_to(e.roots) for e in same_as):
             verdicts[index] = LineVerdict("unchecked", line.text, "a rounded solution")
+        elif disjoint and not trusted and previous_index == stand_in and not line.solved:
+            # Right after the student's own first line, another equation: a slip, or the fix
+            # of a first line that misread the problem (14 - 2k = 64, then 2k = 64 + 14 =
+            # 78)? A solution read off it (3x = 12, then x = 3) is a slip.
+            verdicts[index] = LineVerdict("unchecked", line.text, "a fix of the first line?")
         elif disjoint and (trusted or adjacent):
             verdicts[index] = LineVerdict(
                 "wrong", line.text, "none of its solutions solves the equation before it"
