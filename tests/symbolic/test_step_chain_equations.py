@@ -36,3 +36,19 @@ def test_a_chain_states_the_equation_at_its_ends(
 def test_a_chain_with_the_unknown_inside_is_not_read_as_an_equation() -> None:
     (finding,) = check_step_list("Solve 2x + 3 = 11", ["8 = 2x = 11 - 3"])
     assert finding.method != "equation"
+
+
+@pytest.mark.parametrize(
+    ("steps", "verdicts"),
+    [
+        (["移项得 2x = 11 + 3", "x = 7"], ["wrong", "ok"]),  # the sign slip is the first error
+        (["移项得 2x = 11 - 3", "系数化为1得 x = 4"], ["ok", "ok"]),
+        (["合并同类项得 2x = 8", "x = 4"], ["ok", "ok"]),
+        (["Step 1: 2x = 8", "Step 2: x = 4"], ["ok", "ok"]),
+        (["第一步：2x = 8", "第二步：x = 4"], ["ok", "ok"]),
+    ],
+)
+def test_the_words_that_open_a_line_are_not_the_equation(
+    steps: list[str], verdicts: list[str]
+) -> None:
+    assert [f.verdict for f in check_step_list("Solve 2x + 3 = 11", steps)] == verdicts
