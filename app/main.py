@@ -39,6 +39,9 @@ from app.worker.queue import InProcessQueue
 
 log = logging.getLogger(__name__)
 
+# How long shutdown waits for the cancelled background tasks (relay, upkeep, sweeper, OCR).
+SHUTDOWN_TASKS_S = 10.0
+
 OPEN_SERVER_WARNING = (
     "\n" + "!" * 78 + "\n"
     "  AUTH IS OFF: every /v1 route answers without an API key (one anonymous tenant).\n"
@@ -80,7 +83,10 @@ def create_app(
             yield
             for task in background:
                 task.cancel()
-            await asyncio.gather(*background, return_exceptions=True)
+            # Bounded: a task that ignored its cancellation must not hold the shutdown forever.
+            _, stuck = await asyncio.wait(background, timeout=SHUTDOWN_TASKS_S)
+            for task in stuck:
+                log.warning("background task %s did not stop at shutdown", task.get_coro())
             try:  # what the last requests staged, before the queue closes
                 await services.outbox.drain()
             except Exception:  # left in the outbox: the next server or a worker delivers it

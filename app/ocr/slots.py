@@ -34,7 +34,8 @@ class OcrSlots:
             raise OcrBusy(self.retry_after_s)
         self._waiting += 1
         try:
-            await asyncio.wait_for(self._free.acquire(), self.max_wait_s)
+            async with asyncio.timeout(self.max_wait_s):  # not wait_for: it can swallow a cancel
+                await self._free.acquire()
         except TimeoutError:
             raise OcrBusy(self.retry_after_s) from None
         finally:

@@ -53,9 +53,11 @@ class SymbolicSandbox:
         except RuntimeError as exc:  # pool closed
             raise SandboxUnavailable(str(exc)) from exc
         try:
-            # The outer bound also covers time spent queued behind other calls.
-            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limit * 2)
-        except (TimeoutError, CancelledError) as exc:
+            # The outer bound also covers time spent queued behind other calls (asyncio.timeout,
+            # not wait_for: on Python 3.11 wait_for can swallow the caller's cancellation).
+            async with asyncio.timeout(limit * 2):
+                return await asyncio.wrap_future(future)
+        except (TimeoutError, CancelledError) as exc:  # ours or pebble's; a future pebble dropped
             future.cancel()  # type: ignore[no-untyped-call]  # pebble is untyped
             SANDBOX_TIMEOUTS.inc()
             raise SandboxTimeout(f"{getattr(fn, '__name__', fn)} exceeded {limit:.1f}s") from exc

@@ -93,8 +93,12 @@ class OutboxRelay:
 
     async def run(self) -> None:
         while True:
+            # asyncio.timeout, never wait_for: on Python 3.11 wait_for swallows a cancellation
+            # that lands in the tick its wait ends (CPython gh-86296) — a request's kick as the
+            # server shuts down — and the relay then outlived the server's shutdown for good.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                async with asyncio.timeout(self.poll_s):
+                    await self._wake.wait()
                 # Under load every request kicks: gather a few before one read and one write.
                 await asyncio.sleep(self.gather_s)
             self._wake.clear()
@@ -126,7 +130,8 @@ class OutboxRelay:
                 failure: tuple[int, int, Exception] | None = None
                 for job in due:
                     try:
-                        outcome = await asyncio.wait_for(self._deliver(job), self.enqueue_timeout_s)
+                        async with asyncio.timeout(self.enqueue_timeout_s):
+                            outcome = await self._deliver(job)
                     except Exception as exc:
                         failure = (job.id, job.attempts + 1, exc)
                         break  # the queue is down: leave the rest for later, in order

@@ -208,7 +208,8 @@ class InProcessQueue:
             for waiting in list(self._deferred):
                 waiting.cancel()
         try:
-            await asyncio.wait_for(self.join(), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for: it can swallow a cancel
+                await self.join()
         except TimeoutError:
             log.warning(
                 "cancelling %d in-process job(s) still running at shutdown", len(self._running)
