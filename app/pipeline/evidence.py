@@ -50,12 +50,7 @@ def fitted_evidence_model(ctx: PipelineContext) -> Calibrator | None:
     """The calibrator that may stop buying evidence early, else None: only a fitted evidence
     model can tell what a verdict would change (an empty one knows nothing)."""
     calibrator = ctx.calibrator
-    if (
-        calibrator is None
-        or calibrator.feature_set != "evidence"
-        or not calibrator.features
-        or not ctx.verify.panel_early_stop
-    ):
+    if calibrator is None or not calibrator.fitted_evidence or not ctx.verify.panel_early_stop:
         return None
     return calibrator
 

@@ -221,6 +221,12 @@ class Calibrator:
         )
 
     # ------------------------------------------------------------------ use
+    @property
+    def fitted_evidence(self) -> bool:
+        """THE combiner fitted on outcomes: it can say what a verdict would change (an empty
+        evidence model, or a raw-signal calibrator, knows nothing of that)."""
+        return self.feature_set == "evidence" and bool(self.features)
+
     def predict(self, row: Signals) -> float:
         if self.feature_set == "evidence":
             proof = proof_in(row)

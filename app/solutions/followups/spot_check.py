@@ -82,7 +82,7 @@ def _after_panel(
     credible rejection moves a model-verified answer (the raw rule, as on the request path)."""
     calibrator = jobs.scans.pipeline.current().calibrator if jobs.scans is not None else None
     proven = proof_at_response(solution)
-    if calibrator is None or calibrator.feature_set != "evidence" or not calibrator.features:
+    if calibrator is None or not calibrator.fitted_evidence:
         return after_spot_check(
             solution.verification_status,
             credible=credible,
