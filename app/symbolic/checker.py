@@ -769,6 +769,9 @@ def _same_set(a: tuple[sp.Expr, ...], b: tuple[sp.Expr, ...]) -> bool:
 def math_verify_equivalent(gold: str, candidate: str) -> bool | None:
     from math_verify import parse, verify  # heavy import, only inside the sandbox
 
+    # math-verify extracts LaTeX from between delimiters; a bare "24\\sqrt{2}" is read only up
+    # to what its fallback parser knows (24), so "24" would equal it. Delimited, it reads whole.
+    gold, candidate = (text if "$" in text else f"${text}$" for text in (gold, candidate))
     try:
         gold_parsed = parse(gold, parsing_timeout=None)
         candidate_parsed = parse(candidate, parsing_timeout=None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.symbolic.checker import answers_equivalent, check_answer
+from app.symbolic.checker import answers_equivalent, check_answer, math_verify_equivalent
 
 
 @pytest.mark.parametrize(
@@ -105,3 +105,23 @@ def test_a_unit_is_read_when_the_problem_uses_it() -> None:
     problem = "Natalia sold 48 clips in April and half as many in May. How many clips?"
     assert answers_equivalent("72", "72 clips", problem) is True
     assert answers_equivalent("72", "72 hours", problem) is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "candidate", "same"),
+    [
+        # Undelimited, math-verify read these only up to the part it knew (24, 5, 2): "equal".
+        ("24", "24\\sqrt{2}", False),
+        ("5", "5^{3/2}", False),
+        ("2", "2 + 2^{61}", False),
+        ("\\frac{1}{2}", "\\frac{1}{2}\\pi", False),
+        # ...and did not read these at all (no verdict), though they are the same answer.
+        ("\\frac{3x^2}{2}", "\\frac{3}{2}x^2", True),
+        ("\\frac{1}{6}", "\\dfrac{1}{6}", True),
+        ("85,\\!184", "85184", True),
+        ("$\\frac{1}{2}$", "0.5", True),  # already delimited: read as written
+    ],
+)
+def test_math_verify_reads_the_whole_answer(gold: str, candidate: str, same: bool) -> None:
+    """The MATH grader (`bench service --grader math-verify`) and the bank's LaTeX fallback."""
+    assert math_verify_equivalent(gold, candidate) is same
