@@ -156,6 +156,9 @@ class VerifySettings(BaseSettings):
     routing_refresh_s: float = 300.0
     panel_threshold: float = 0.5  # a panel approves when approvals ÷ verifiers ≥ this
     panel_early_stop: bool = True
+    # Every k-th scan of a process buys all its evidence anyway, so the refit keeps seeing
+    # every verifier on every kind of answer (app/pipeline/exploration.py); 0: never.
+    evidence_exploration_every: int = 20
     panel_max_concurrency: int | None = None  # None: all at once (latency); 1: fewest calls
     mars_rounds: int = 2
     mars_threshold: float = 0.7
@@ -184,7 +187,7 @@ class VerifySettings(BaseSettings):
     self_consistency_threshold: float = 0.6
     # The precision promise: `verified` keeps at least this precision, with confidence 1 − delta,
     # on the labelled outcomes the threshold is fitted on (app/verification/precision.py).
-    target_precision: float = 0.95
+    target_precision: float = 0.97
     precision_delta: float = 0.05
     # Labelled outcomes kept aside (not used to fit the calibrator) to choose the threshold.
     calibration_holdout_fraction: float = 0.5

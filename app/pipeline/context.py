@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from app.llm.registry import ProviderRegistry
+from app.pipeline.exploration import Exploration
 from app.pipeline.state import Example
 from app.settings import VerifySettings
 from app.symbolic.sandbox import SymbolicSandbox
@@ -63,14 +64,18 @@ class PipelineContext:
     # Where the two calibrators come from when they are fitted files: `current()` and every
     # run read them as of now (a refit reaches a queued scan); None: the fields above stand.
     calibration: CalibrationFiles | None = None
+    # Which runs buy all their evidence (app/pipeline/exploration.py); None: none.
+    exploration: Exploration | None = None
+    explore: bool = False  # this run does (set by `for_run`)
 
     @contextmanager
     def for_run(self) -> Iterator[PipelineContext]:
         """This context for one run, with the current calibrators; calls nobody took are
         stopped when the run ends."""
         calls = RunCalls()
+        explore = self.exploration is not None and self.exploration.next_run()
         try:
-            yield replace(self.current(), calls=calls)
+            yield replace(self.current(), calls=calls, explore=explore)
         finally:
             calls.cancel()
 

@@ -48,9 +48,12 @@ def evidence_plan(verify: VerifySettings, subject: str, difficulty: str) -> Evid
 
 def fitted_evidence_model(ctx: PipelineContext) -> Calibrator | None:
     """The calibrator that may stop buying evidence early, else None: only a fitted evidence
-    model can tell what a verdict would change (an empty one knows nothing)."""
+    model can tell what a verdict would change (an empty one knows nothing), and a run that
+    explores buys everything (app/pipeline/exploration.py)."""
     calibrator = ctx.calibrator
     if calibrator is None or not calibrator.fitted_evidence or not ctx.verify.panel_early_stop:
+        return None
+    if ctx.explore:
         return None
     return calibrator
 

@@ -161,6 +161,9 @@ class Calibrator:
     delta: float = 0.05
     evidence: int = 0
     precision_lower_bound: float | None = None
+    # P(correct) below this is evidence against the answer (caution), chosen with the
+    # threshold (precision.choose_evidence_against); None: 0.5 (a raw or older calibrator).
+    caution_below: float | None = None
     # How good the fit is, measured on the threshold's held-out outcomes (else the fit set),
     # when it was fitted (ISO 8601, UTC), and the labelled outcomes by source.
     ece: float | None = None
@@ -430,23 +433,19 @@ def fit_evidence_model(
     )
     knots_x, knots_y = _pav(scores, y)
     model = Calibrator.fit_logistic(x, y, l2=l2)
-    from app.verification.precision import choose_threshold
+    from app.verification.precision import choose_evidence_against, choose_threshold
 
     fitted = replace(
         model, feature_set="evidence", post_x=knots_x, post_y=knots_y, n_samples=len(model_rows)
     )
     calibrated = [fitted._recalibrated(s) for s, o in zip(scores, original, strict=True) if o]
     y = [c for c, o in zip(y, original, strict=True) if o]
-    chosen = choose_threshold(
-        calibrated,
-        y,
-        target=target,
-        delta=delta,
-        clusters=None if clusters is None else [k for _, _, k in kept],
-    )
+    problems = None if clusters is None else [k for _, _, k in kept]
+    chosen = choose_threshold(calibrated, y, target=target, delta=delta, clusters=problems)
     return replace(
         fitted,
         threshold=chosen.threshold,
+        caution_below=choose_evidence_against(calibrated, y, delta=delta, clusters=problems),
         target_precision=target,
         delta=delta,
         evidence=chosen.evidence,

@@ -8,7 +8,9 @@ ledger into P(correct); Learn-then-Test (app/verification/precision.py) chose th
 at which `verified` keeps the promised precision. The badge follows from those alone:
 
 - `verified`: a proof for the answer, or P ≥ the promised threshold;
-- `caution`: evidence against it — a proof against, a credible rejection, or P < 0.5;
+- `caution`: evidence against it — a proof against, a credible rejection, or P below the
+  level the fit found answers more often wrong than right (`Calibrator.caution_below`; 0.5
+  before a fit): a coin-flip P is not enough evidence either way;
 - `unverified`: anything else. Missing evidence (abstentions, a thin panel, no threshold
   yet) is never shown as caution.
 
@@ -34,6 +36,13 @@ from app.verification.verdict import Verdict, VerdictKind
 Badge = Literal["verified", "unverified", "caution"]
 Proof = Literal["for", "against"]
 EVIDENCE_AGAINST = 0.5  # P(correct) below this: more likely wrong than right
+
+
+def evidence_against(calibrator: Calibrator | None) -> float:
+    """The P below which the answer is shown as caution (the fitted level, else 0.5)."""
+    if calibrator is None or calibrator.caution_below is None:
+        return EVIDENCE_AGAINST
+    return calibrator.caution_below
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +77,7 @@ def judge(
         return Judgement("verified", probability, None)
     if credible_rejection is not None:
         return Judgement("caution", probability, credible_rejection)
-    if probability < EVIDENCE_AGAINST:
+    if probability < evidence_against(calibrator if calibrated else None):
         return Judgement(
             "caution", probability, f"the evidence is against it (confidence {probability:.2f})"
         )
@@ -84,7 +93,7 @@ def calibrated_badge(calibrator: Calibrator, probability: float) -> Badge:
     bar = calibrator.threshold
     if bar is not None and probability >= bar:
         return "verified"
-    return "caution" if probability < EVIDENCE_AGAINST else "unverified"
+    return "caution" if probability < evidence_against(calibrator) else "unverified"
 
 
 MAX_ENUMERATED = 6  # pending verifiers whose every mix of answers is tried (3^6 = 729)

@@ -130,3 +130,34 @@ def choose_threshold(
         )
         size += step
     return chosen
+
+
+def choose_evidence_against(
+    probabilities: Sequence[float],
+    correct: Sequence[bool],
+    *,
+    delta: float = 0.05,
+    clusters: Sequence[Hashable] | None = None,
+) -> float:
+    """The P(correct) below which an answer is shown as caution: the calibrated levels below
+    0.5, tested in fixed sequence from the lowest up, each kept while its outcomes are wrong
+    more often than right with confidence 1 − delta. Returns the first level that fails (so
+    nothing at or above it is evidence against), or 0.5 when every level below 0.5 passes.
+
+    A level whose outcomes are right about half the time (P = 0.49 of a coin flip) is not
+    enough evidence either way: shown as caution, its right answers would be called suspect
+    for lack of evidence. `clusters`: each outcome's problem, as in `choose_threshold`.
+    """
+    keys: Sequence[Hashable] = list(range(len(correct))) if clusters is None else clusters
+    levels: dict[float, list[tuple[bool, Hashable]]] = {}
+    for p, c, k in zip(probabilities, correct, keys, strict=True):
+        levels.setdefault(p, []).append((not c, k))  # a success here is a wrong answer
+    for level in sorted(v for v in levels if v < 0.5):
+        wrong = levels[level]
+        if clusters is None:
+            lower = clopper_pearson_lower(sum(w for w, _ in wrong), len(wrong), delta)
+        else:
+            lower = clustered_lower(wrong, delta)
+        if lower <= 0.5:
+            return level
+    return 0.5

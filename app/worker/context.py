@@ -19,6 +19,7 @@ from app.db.transaction import reading, transaction
 from app.llm.registry import ProviderRegistry
 from app.ocr.rapid import RapidOcrReader
 from app.pipeline.context import PipelineContext
+from app.pipeline.exploration import Exploration
 from app.pipeline.graph import SolveGraph, build_graph
 from app.providers import open_providers
 from app.retrieval.bank import ProblemBankRetriever
@@ -122,4 +123,5 @@ def build_pipeline_context(
         calibrator=calibrator,
         step_calibrator=step_calibrator,
         calibration=calibration,
+        exploration=Exploration(settings.verify.evidence_exploration_every),
     )

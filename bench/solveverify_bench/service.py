@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from app.pipeline.context import PipelineContext
+from app.pipeline.exploration import Exploration
 from app.pipeline.graph import build_graph, run_pipeline
 from app.pipeline.nodes.quick_verify import calibration_signals
 from app.pipeline.state import SolveState
@@ -124,7 +125,10 @@ def service_context(
             "max_attempts": config.max_attempts,
         }
     )
-    return PipelineContext(registry=registry, sandbox=sandbox, verify=settings), book
+    # As deployed: every k-th scan buys all its evidence (app/pipeline/exploration.py).
+    exploration = Exploration(settings.evidence_exploration_every)
+    context = PipelineContext(registry, sandbox, settings, exploration=exploration)
+    return context, book
 
 
 async def _run(

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.llm.types import Message
+from app.pipeline.exploration import Exploration
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
@@ -174,3 +175,22 @@ async def test_with_a_panel_planned_the_last_sample_waits_for_it(
     assert sorted(panel_heard(everything)) == sorted(PANEL)
     assert everything.model_calls == adaptive.model_calls + 2
     assert adaptive.verification_status == everything.verification_status == "verified"
+
+
+async def test_every_kth_run_explores_buying_all_its_evidence(
+    graph, make_context, fake_llm
+) -> None:
+    """Exploration (app/pipeline/exploration.py): every 3rd run of the context buys the third
+    sample the settled first wave made unnecessary; the badge is the same either way."""
+    verify = settings("samples:3", early_stop=True)
+    ctx = make_context(sdk_model(fake_llm), verifier("judge", judge), symbolic=False, verify=verify)
+    ctx = replace(ctx, calibrator=MODEL, exploration=Exploration(every=3))
+    bought, badges = [], []
+    for _ in range(6):
+        answered = samples_by_seed(fake_llm, {1: "24", 2: "24", 3: "25"})
+        state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
+        bought.append(len(answered))
+        badges.append(state.verification_status)
+    assert bought == [2, 2, 3, 2, 2, 3]
+    assert badges == ["verified"] * 6
+    assert Exploration(every=0).next_run() is False

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from dataclasses import replace
 from functools import partial
 
 from app.verification.calibration import (
@@ -267,3 +268,21 @@ def test_a_ground_truth_match_is_a_proof_not_a_vote() -> None:
         ]
     )
     assert 0.0 < model.predict(unsure) < 1.0
+
+
+def test_a_coin_flip_p_is_not_evidence_against() -> None:
+    """Caution below the level the fit found credibly wrong; a fitted model's coin flip
+    (right about half the time) is unverified, not caution. No fitted level: 0.5."""
+    rows, labels = outcomes(1500, 0)
+    model = fit_evidence_model(rows, labels, target=0.95, delta=0.05)
+    assert model.caution_below is not None
+    rng = random.Random(1)
+    shown = [
+        (full_badge(model, verdicts), right) for verdicts, right in (scan(rng) for _ in range(3000))
+    ]
+    below = [right for badge, right in shown if badge == "caution"]
+    assert below and sum(below) / len(below) < 0.5  # caution: more often wrong than right
+    coin_flip = replace(model, caution_below=0.45)
+    assert calibrated_badge(coin_flip, 0.47) == "unverified"
+    assert calibrated_badge(coin_flip, 0.4) == "caution"
+    assert calibrated_badge(replace(model, caution_below=None), 0.47) == "caution"

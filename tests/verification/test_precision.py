@@ -7,7 +7,12 @@ import random
 import pytest
 
 from app.verification.calibration import Calibrator
-from app.verification.precision import binomial_sf, choose_threshold, clopper_pearson_lower
+from app.verification.precision import (
+    binomial_sf,
+    choose_evidence_against,
+    choose_threshold,
+    clopper_pearson_lower,
+)
 
 
 def test_clopper_pearson_matches_closed_forms() -> None:
@@ -95,3 +100,38 @@ def test_a_clustered_promise_is_stricter_on_repeated_problems() -> None:
     assert flat.threshold is not None
     assert clustered.threshold is None or clustered.threshold > flat.threshold
     assert clustered.precision_lower_bound <= flat.precision_lower_bound
+
+
+def level(p: float, right: int, n: int) -> tuple[list[float], list[bool]]:
+    return [p] * n, [i < right for i in range(n)]
+
+
+def levels(*spec: tuple[float, int, int]) -> tuple[list[float], list[bool]]:
+    ps: list[float] = []
+    cs: list[bool] = []
+    for p, right, n in spec:
+        more_p, more_c = level(p, right, n)
+        ps += more_p
+        cs += more_c
+    return ps, cs
+
+
+def test_caution_stops_at_the_first_level_not_credibly_wrong() -> None:
+    # 10 % and 30 % right: credibly wrong; 49 % right is a coin flip, not evidence against.
+    ps, cs = levels((0.1, 20, 200), (0.3, 30, 100), (0.49, 49, 100), (0.8, 80, 100))
+    assert choose_evidence_against(ps, cs) == 0.49
+    # Every level below 0.5 credibly wrong: the usual 0.5.
+    ps, cs = levels((0.1, 20, 200), (0.3, 30, 100), (0.8, 80, 100))
+    assert choose_evidence_against(ps, cs) == 0.5
+    # Fixed sequence: a thin first level ends it, even with a clear level above it.
+    ps, cs = levels((0.0, 0, 3), (0.2, 20, 100), (0.8, 80, 100))
+    assert choose_evidence_against(ps, cs) == 0.0
+
+
+def test_caution_counts_one_problems_outcomes_as_one_problem() -> None:
+    # 60 wrong outcomes at P = 0.2, but of two problems: no evidence that such answers are
+    # wrong more often than right.
+    ps, cs = levels((0.2, 0, 60), (0.8, 80, 100))
+    problems = ["a"] * 30 + ["b"] * 30 + [f"p{i}" for i in range(100)]
+    assert choose_evidence_against(ps, cs) == 0.5
+    assert choose_evidence_against(ps, cs, clusters=problems) == 0.2
