@@ -8,11 +8,15 @@ from dataclasses import replace
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from app.db.models import Solution
 from app.llm.registry import build_registry
 from app.resources import Resources, unit_of_work
+from app.scans.jobs import ScanJobServices
+from app.scans.provider_counts import new_provider_counts
 from app.scans.repository import ScanRepository
 from app.scans.service import submit_scan
 from app.solutions.followups.mars import retry_when_locked
+from app.verification.calibration import Calibrator
 from app.worker.tasks import TASKS
 from tests.fixtures.jobs import ctx_of, job_context
 from tests.solutions.test_mars_second_chance import agent
@@ -88,3 +92,60 @@ async def test_mars_seats_admitted_agents_only(services: Resources) -> None:
     context = replace(job_context(services, registry), settings=settings)
     outcome = await TASKS["mars_second_chance"](ctx_of(context), str(solution.id))
     assert outcome == "skipped: MARS needs two different model providers"
+
+
+def evidence_model(approval_weight: float, *, knows_mars: bool = False) -> Calibrator:
+    """A fitted evidence model: P = σ(w · approval share − 4), verified from 0.9; it learned a
+    (zero) weight for the MARS pair's vote when `knows_mars`."""
+    mars = ["vote:mars:mars_right+mars_wrong"] if knows_mars else []
+    return Calibrator(
+        feature_set="evidence",
+        features=["approval_share", *mars],
+        weights=[approval_weight, *(0.0 for _ in mars)],
+        bias=-4.0,
+        threshold=0.9,
+        target_precision=0.97,
+        caution_below=0.5,
+        n_samples=500,
+    )
+
+
+async def mars_with(services: Resources, calibrator: Calibrator, tag: str) -> tuple[str, Solution]:
+    """The riddle answered wrong (x = 5), then MARS (its agents score x = 4 at 0.95) with
+    `calibrator` as the process's fitted model. Returns MARS's outcome and the stored answer."""
+    wrong = agent("mars_wrong", "x = 5", solves=True)
+    right = agent("mars_right", "x = 4", solves=False)
+    registry = build_registry([wrong.provider, right.provider], [wrong, right])
+    original = services.pipeline
+    services.pipeline = replace(original, registry=registry)
+    try:
+        async with unit_of_work(services) as session:
+            _, solution = await submit_scan(services, session, text=f"{RIDDLE} ({tag})")
+    finally:
+        services.pipeline = original
+    context = job_context(services, registry)
+    pipeline = replace(services.pipeline, calibrator=calibrator, calibration=None)
+    context.scans = ScanJobServices(
+        services.settings, services.graph, pipeline, new_provider_counts()
+    )
+    outcome = await TASKS["mars_second_chance"](ctx_of(context), str(solution.id))
+    async with services.sessionmaker() as session:
+        stored = await ScanRepository(session).get_solution(solution.id)
+    assert stored is not None
+    return outcome, stored
+
+
+async def test_a_fitted_model_reads_mars_like_any_verifier(services: Resources) -> None:
+    """No bar of MARS's own once a model is fitted: its agents' 0.95 is a vote the model
+    weighs. Read as evidence against: nothing replaced. For, with the vote unknown to the
+    model: replaced, unverified. For, with the vote known: verified at the promise."""
+    outcome, stored = await mars_with(services, evidence_model(0.0), "against")
+    assert outcome.startswith("kept") and stored.final_answer == "x = 5"
+
+    outcome, stored = await mars_with(services, evidence_model(8.0), "unknown vote")
+    assert (stored.final_answer, stored.verification_status) == ("x = 4", "unverified")
+    assert "not against (P 0.98)" in stored.status_history[-1]["reason"]
+
+    outcome, stored = await mars_with(services, evidence_model(8.0, knows_mars=True), "known")
+    assert (stored.final_answer, stored.verification_status) == ("x = 4", "verified")
+    assert "verifies its new answer (P 0.98)" in stored.status_history[-1]["reason"]

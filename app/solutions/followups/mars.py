@@ -4,10 +4,13 @@ A `caution` answer (or one a later check rejected) gets one MARS run across DIFF
 configured providers: each agent's solution is scored by the others on four dimensions,
 weak ones are improved with the feedback, for `mars_rounds` rounds at `mars_threshold`.
 The best improved answer must then pass the service's own validator — programmatic proof >
-ground truth > the model verdicts (here MARS's cross-agent score) — before it replaces the
-stored answer; only a proof makes it `verified` (MARS's score is uncalibrated: it replaces
-an answer the evidence was against, shown `unverified`, the combiner's rule); the badge
-change is appended to `status_history` (StatusRepository). Calls
+ground truth > the model verdicts — before it replaces the stored answer. A proof decides.
+Otherwise MARS's verdict (its agents' cross-verification) is read by the one fitted evidence
+model like any verifier's (`combiner.judge_ledger`): it replaces the stored answer where the
+model does not find the evidence against it, and verifies it only at the promised threshold
+with every voter known to the model. Before a model is fitted, MARS's cross-agent score at
+`mars_threshold` stands in (the raw rule) and replaces an answer `unverified`, never
+verified. The badge change is appended to `status_history` (StatusRepository). Calls
 are capped by `mars_max_calls` and go through the registry's budgeted clients; with fewer
 than two model providers MARS does not run.
 """
@@ -26,6 +29,8 @@ from app.db.transaction import retry_when_locked
 from app.scans.repository import ScanRepository
 from app.solutions.status_repository import StatusRepository
 from app.verification.admission import admitted_verifiers
+from app.verification.combiner import judge_ledger
+from app.verification.evidence_status import Status
 from app.verification.mars import Mars, MarsConfig, MarsResult
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
 from app.verification.validator import Stage, Thresholds, ValidationOutcome, validate
@@ -80,6 +85,27 @@ async def _validate(jobs: JobContext, solution: Solution, result: MarsResult) ->
     return await validate(stages, thresholds)
 
 
+def _decide(jobs: JobContext, outcome: ValidationOutcome) -> tuple[bool, Status, str]:
+    """Whether MARS's answer replaces the stored one, its badge and why. No private bar: a
+    proof decides; else the one fitted model reads the new answer's ledger; before any model
+    is fitted, the raw rule (MARS's score at `mars_threshold`), never verified."""
+    decisive = next((v for v in reversed(outcome.verdicts) if v.decisive), None)
+    if decisive is not None and decisive.method in PROOF_METHODS:
+        return outcome.passed is True, "verified", f"MARS second chance, {decisive.method} verified"
+    calibrator = jobs.scans.pipeline.current().calibrator if jobs.scans is not None else None
+    if calibrator is None or not calibrator.fitted_evidence:
+        why = "MARS second chance: its agents agreed on a new answer; no proof yet"
+        return outcome.passed is True, "unverified", why
+    badge, probability, may_verify = judge_ledger(calibrator, outcome.verdicts)
+    if badge == "caution":
+        return False, "caution", ""
+    if badge == "verified" and may_verify:
+        why = f"MARS second chance: the evidence verifies its new answer (P {probability:.2f})"
+        return True, "verified", why
+    why = f"MARS second chance: a new answer the evidence is not against (P {probability:.2f})"
+    return True, "unverified", why
+
+
 async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     jobs = job_context(ctx)
     verify, registry = jobs.settings.verify, jobs.registry
@@ -118,8 +144,7 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     if result.best is None:
         return f"no solution from MARS ({result.calls} calls)"
     outcome = await _validate(jobs, solution, result)
-    decisive = next((v for v in reversed(outcome.verdicts) if v.decisive), None)
-    improved = outcome.passed is True
+    improved, status, reason = _decide(jobs, outcome)
     best = result.best
 
     async def write() -> None:
@@ -141,10 +166,6 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
             ScanRepository(session).add_verifications(records)
             await session.flush()
             if improved:
-                # No private bar: only a proof verifies (app/verification/combiner.py). MARS's
-                # own cross-agent score is uncalibrated evidence for the new answer, enough to
-                # replace an answer that evidence was against, never to call it verified.
-                proven = decisive is not None and decisive.method in PROOF_METHODS
                 answer_before = stored.final_answer or ""
                 stored.final_answer = best.answer
                 stored.steps = _steps(best.text)
@@ -152,12 +173,8 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
                 stored.verification_confidence = outcome.confidence
                 await StatusRepository(session).change_status(
                     stored.id,
-                    "verified" if proven else "unverified",
-                    reason=(
-                        f"MARS second chance, {decisive.method if decisive else '?'} verified"
-                        if proven
-                        else "MARS second chance: its agents agreed on a new answer; no proof yet"
-                    ),
+                    status,
+                    reason=reason,
                     evidence_ids=[str(r.id) for r in records],
                     answer_before=answer_before,
                 )
