@@ -380,6 +380,12 @@ def has_exercise_number(text: str) -> bool:
     return _EXERCISE_NUMBER.search(text) is not None
 
 
+# A worksheet's answer blank after "=": "12+8=（ ）", "25×4=___", "7-2=□" ask what "= ?" asks.
+# Only at the end of the equation (before punctuation or the end): a blank inside one
+# ("（ ）+5=12") is an unknown, which is not read as one here.
+_TRAILING_BLANK = re.compile(r"=\s*(?:\(\s*\)|\[\s*\]|_{2,}|□)\s*(?=$|[,;:?!，。；：？！\n])")
+
+
 # One reading of a problem normalizes its text four or five times (conversion, percent story,
 # question, stated equations): the same string, the same result.
 @lru_cache(maxsize=512)
@@ -395,6 +401,7 @@ def normalize(text: str) -> str:
     text = _SUPER_RE.sub(_superscript, text)
     text = _SUB_RE.sub(lambda m: "_(" + "".join(_SUB[c] for c in m.group(0)) + ")", text)
     text = unicodedata.normalize("NFKC", text)
+    text = _TRAILING_BLANK.sub("= ?", text)
     for src, dst in _SYMBOLS.items():
         text = text.replace(src, dst)
     text = latex_to_plain(text)

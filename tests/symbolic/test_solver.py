@@ -99,3 +99,33 @@ def test_extract_orders_variables_by_first_use() -> None:
     problem = extract_problem("Solve the system: y + x = 10, x - y = 2")
     assert problem is not None
     assert [v.name for v in problem.variables] == ["y", "x"]
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("12+8=（ ）", "20"),
+        ("计算：25×4=（  ）", "100"),
+        ("3.6÷0.4=（\u3000）", "9"),
+        ("12 + 8 = ___", "20"),
+        ("7-2=□", "5"),
+        ("1/2+1/3=( )。", "5/6"),
+    ],
+)
+def test_a_worksheet_blank_after_equals_asks_for_the_value(problem: str, answer: str) -> None:
+    solution = solve_text(problem)
+    assert solution is not None and solution.final_answer == answer
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "（ ）+5=12",  # a blank inside the equation is an unknown: not read as a question
+        "3×（ ）=12",
+        "12+8=( ) + 3",
+        "12+8=（ ）cm",
+        "12+8=（ ），20-5=（ ）",  # two questions
+    ],
+)
+def test_other_blanks_are_not_read_as_the_question(problem: str) -> None:
+    assert solve_text(problem) is None
