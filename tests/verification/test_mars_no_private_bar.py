@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from app.db.models import Solution
-from app.llm.registry import build_registry
+from app.llm.registry import ProviderRegistry, build_registry
 from app.resources import Resources, unit_of_work
 from app.scans.jobs import ScanJobServices
 from app.scans.provider_counts import new_provider_counts
@@ -24,17 +24,23 @@ from tests.solutions.test_mars_second_chance import agent
 RIDDLE = "Which whole number did the riddle on the blackboard describe? (mars riddle)"
 
 
-async def test_a_model_only_mars_answer_replaces_but_never_verifies(services: Resources) -> None:
-    wrong = agent("riddle_wrong", "x = 5", solves=True)
-    right = agent("riddle_right", "x = 4", solves=False)
-    registry = build_registry([wrong.provider, right.provider], [wrong, right])
+async def submitted_with(services: Resources, registry: ProviderRegistry, text: str) -> Solution:
+    """`text` scanned with `registry` as the process's providers."""
     original = services.pipeline
     services.pipeline = replace(original, registry=registry)
     try:
         async with unit_of_work(services) as session:
-            _, solution = await submit_scan(services, session, text=RIDDLE)
+            _, solution = await submit_scan(services, session, text=text)
     finally:
         services.pipeline = original
+    return solution
+
+
+async def test_a_model_only_mars_answer_replaces_but_never_verifies(services: Resources) -> None:
+    wrong = agent("riddle_wrong", "x = 5", solves=True)
+    right = agent("riddle_right", "x = 4", solves=False)
+    registry = build_registry([wrong.provider, right.provider], [wrong, right])
+    solution = await submitted_with(services, registry, RIDDLE)
     assert solution.verification_status != "verified"
     ctx = ctx_of(job_context(services, registry))
     outcome = await TASKS["mars_second_chance"](ctx, str(solution.id))
@@ -80,13 +86,7 @@ async def test_mars_seats_admitted_agents_only(services: Resources) -> None:
     wrong = agent("bar_wrong", "x = 5", solves=True)
     weak = agent("bar_weak", "x = 4", solves=False)
     registry = build_registry([wrong.provider, weak.provider], [wrong, weak])
-    original = services.pipeline
-    services.pipeline = replace(original, registry=registry)
-    try:
-        async with unit_of_work(services) as session:
-            _, solution = await submit_scan(services, session, text=RIDDLE + " (bar)")
-    finally:
-        services.pipeline = original
+    solution = await submitted_with(services, registry, RIDDLE + " (bar)")
     verify = services.settings.verify.model_copy(update={"verifier_auroc": {"bar_weak": 0.5}})
     settings = services.settings.model_copy(update={"verify": verify})
     context = replace(job_context(services, registry), settings=settings)
@@ -116,13 +116,7 @@ async def mars_with(services: Resources, calibrator: Calibrator, tag: str) -> tu
     wrong = agent("mars_wrong", "x = 5", solves=True)
     right = agent("mars_right", "x = 4", solves=False)
     registry = build_registry([wrong.provider, right.provider], [wrong, right])
-    original = services.pipeline
-    services.pipeline = replace(original, registry=registry)
-    try:
-        async with unit_of_work(services) as session:
-            _, solution = await submit_scan(services, session, text=f"{RIDDLE} ({tag})")
-    finally:
-        services.pipeline = original
+    solution = await submitted_with(services, registry, f"{RIDDLE} ({tag})")
     context = job_context(services, registry)
     pipeline = replace(services.pipeline, calibrator=calibrator, calibration=None)
     context.scans = ScanJobServices(
