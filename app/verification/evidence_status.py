@@ -102,6 +102,7 @@ def after_later_panel(
     probability: float,
     may_verify: bool,
     proven_at_response: bool,
+    by: str,
 ) -> StatusChange | None:
     """A later panel's verdicts joined the ledger and the one fitted model read it all again
     (`combiner.judge_ledger`): the badge follows that reading — no private bar. A badge a proof
@@ -113,14 +114,9 @@ def after_later_panel(
     if badge == "verified" and not may_verify:
         return None
     if badge == "verified":
-        return StatusChange(
-            "verified", f"a later panel's evidence verified it (P {probability:.2f})"
-        )
+        return StatusChange("verified", f"with {by} the evidence verifies it (P {probability:.2f})")
     if badge == "caution":
-        return StatusChange(
-            "caution", f"a spot check's panel turned the evidence against it (P {probability:.2f})"
-        )
+        return StatusChange("caution", f"{by} turned the evidence against it (P {probability:.2f})")
     return StatusChange(
-        "unverified",
-        f"with a spot check's panel the evidence no longer verifies it (P {probability:.2f})",
+        "unverified", f"with {by} the evidence no longer verifies it (P {probability:.2f})"
     )

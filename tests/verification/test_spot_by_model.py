@@ -5,6 +5,7 @@ of the spot check's own; before any model is fitted the raw rule stands."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from app.llm.registry import build_registry
 from app.resources import Resources
@@ -95,11 +96,14 @@ async def test_approvals_verify_only_where_the_model_knows_every_voter(
     known = model(("judge:scripted-1:quick_verify", *PANEL))
     read = await solution_of(services, await spot(services, known, *[APPROVE] * 6, first=unsure))
     assert read.verification_status == "verified"
-    assert "a later panel's evidence verified it (P 0.98)" in read.status_history[-1]["reason"]
+    assert (
+        "with a spot check's panel the evidence verifies it (P 0.98)"
+        in read.status_history[-1]["reason"]
+    )
 
 
 def test_the_later_panel_rule() -> None:
-    move = after_later_panel
+    move = partial(after_later_panel, by="a spot check's panel")
     assert move("unverified", badge="verified", probability=0.95, may_verify=True,
                 proven_at_response=False).to == "verified"  # fmt: skip
     assert move("unverified", badge="verified", probability=0.95, may_verify=False,

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -31,19 +31,23 @@ from app.pipeline.prompts import solve as solve_prompts
 from app.scans.repository import ScanRepository
 from app.solutions.status_repository import StatusRepository
 from app.symbolic.sandbox import SymbolicSandbox
+from app.verification.calibration import Calibrator
+from app.verification.combiner import judge_ledger
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
 from app.verification.evidence_status import (
     Judged,
     StatusChange,
     after_consensus,
+    after_later_panel,
     consensus_validated,
     outside_the_vote,
 )
 from app.verification.fitness import Quality, fitness_delta, latency_rating
 from app.verification.learned_weights import OnlineWeights
+from app.verification.outcomes import returned_attempt
 from app.verification.programmatic import programmatic_verdict
 from app.verification.verdict import Verdict, VerdictKind
-from app.worker.context import job_context
+from app.worker.context import JobContext, job_context
 from app.worker.queue import Erased
 
 log = logging.getLogger(__name__)
@@ -118,6 +122,37 @@ def proof_at_response(
         ):
             return "proven" if row.verdict == "approve" else "refuted"
     return None
+
+
+def fitted_model(jobs: JobContext) -> Calibrator | None:
+    """The one fitted evidence model this process reads now, else None (none fitted yet)."""
+    calibrator = jobs.scans.pipeline.current().calibrator if jobs.scans is not None else None
+    return calibrator if calibrator is not None and calibrator.fitted_evidence else None
+
+
+def badge_after(
+    jobs: JobContext,
+    solution: Solution,
+    verdicts: Sequence[Verdict],
+    raw: StatusChange | None,
+    by: str,
+) -> StatusChange | None:
+    """The badge once later `verdicts` (`by` whom) joined the answer's ledger: the one fitted
+    model reads the whole ledger, the response's evidence and these (`combiner.judge_ledger`);
+    before any model is fitted, the `raw` rule's change stands."""
+    calibrator = fitted_model(jobs)
+    if calibrator is None:
+        return raw
+    response = returned_attempt(solution.verifications, solution.final_answer)
+    badge, probability, may_verify = judge_ledger(calibrator, [*response, *verdicts])
+    return after_later_panel(
+        solution.verification_status,
+        badge=badge,
+        probability=probability,
+        may_verify=may_verify,
+        proven_at_response=proof_at_response(solution) is not None,
+        by=by,
+    )
 
 
 async def _proof(sandbox: SymbolicSandbox, problem: str, answer: str) -> Proof | None:
@@ -313,6 +348,11 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             proven_at_response=proven_at_response == "proven",
             rejected_outside=rejections,
         )
+        if result.method != "proof" and approved is not None:
+            # No rule of its own once a model is fitted: the vote joins the ledger. The model
+            # never learns a weight for it (consensus labels the outcomes it is fitted on), so
+            # a consensus alone never verifies; it can turn the evidence against an answer.
+            change = badge_after(jobs, solution, [verdict], change, "a later consensus check")
         moved = await follow_badge(session, solution, change, [row], mars=verify.mars_second_chance)
         await session.commit()
     return f"{kind} ({result.method}){moved}"

@@ -27,6 +27,7 @@ from app.db.documents import StoredStep
 from app.db.models import Solution, VerificationRecord
 from app.db.transaction import retry_when_locked
 from app.scans.repository import ScanRepository
+from app.solutions.followups.consensus import fitted_model
 from app.solutions.status_repository import StatusRepository
 from app.verification.admission import admitted_verifiers
 from app.verification.combiner import judge_ledger
@@ -92,8 +93,8 @@ def _decide(jobs: JobContext, outcome: ValidationOutcome) -> tuple[bool, Status,
     decisive = next((v for v in reversed(outcome.verdicts) if v.decisive), None)
     if decisive is not None and decisive.method in PROOF_METHODS:
         return outcome.passed is True, "verified", f"MARS second chance, {decisive.method} verified"
-    calibrator = jobs.scans.pipeline.current().calibrator if jobs.scans is not None else None
-    if calibrator is None or not calibrator.fitted_evidence:
+    calibrator = fitted_model(jobs)
+    if calibrator is None:
         why = "MARS second chance: its agents agreed on a new answer; no proof yet"
         return outcome.passed is True, "unverified", why
     badge, probability, may_verify = judge_ledger(calibrator, outcome.verdicts)

@@ -17,6 +17,7 @@ from app.db.models import Solution
 from app.db.repositories.fitness import FitnessRepository
 from app.llm.registry import ProviderRegistry
 from app.solutions.followups.consensus import (
+    badge_after,
     follow_badge,
     proof_at_response,
     quality,
@@ -26,13 +27,11 @@ from app.solutions.followups.consensus import (
 from app.solutions.followups.engineering import panel_keys
 from app.verification.admission import admitted_verifiers, spread_panel
 from app.verification.aspects import DEFAULT_MATH_SET
-from app.verification.combiner import judge_ledger
-from app.verification.evidence_status import StatusChange, after_later_panel, after_spot_check
+from app.verification.evidence_status import after_spot_check
 from app.verification.fitness import fitness_delta, latency_rating
-from app.verification.outcomes import returned_attempt, spot_outcome
+from app.verification.outcomes import spot_outcome
 from app.verification.panel import run_panel
-from app.verification.verdict import Verdict
-from app.worker.context import JobContext, job_context
+from app.worker.context import job_context
 
 
 async def _spot_fitness(session: AsyncSession, solution: Solution, verdicts: list[str]) -> None:
@@ -68,36 +67,6 @@ def _spot_verifiers(registry: ProviderRegistry, solver: str | None, verify: Any)
     )
     local = [n for n in names if n == "openai_compatible"]
     return local + [n for n in names if n != "openai_compatible"]
-
-
-def _after_panel(
-    jobs: JobContext,
-    solution: Solution,
-    verdicts: list[Verdict],
-    credible: bool | None,
-    score: float | None,
-) -> StatusChange | None:
-    """The badge after the panel: the one fitted model reads the whole ledger (the response's
-    evidence and the panel's verdicts) once outcomes have fitted it; before that, only a
-    credible rejection moves a model-verified answer (the raw rule, as on the request path)."""
-    calibrator = jobs.scans.pipeline.current().calibrator if jobs.scans is not None else None
-    proven = proof_at_response(solution)
-    if calibrator is None or not calibrator.fitted_evidence:
-        return after_spot_check(
-            solution.verification_status,
-            credible=credible,
-            score=score,
-            proven_at_response=proven == "proven",
-        )
-    response = returned_attempt(solution.verifications, solution.final_answer)
-    badge, probability, may_verify = judge_ledger(calibrator, [*response, *verdicts])
-    return after_later_panel(
-        solution.verification_status,
-        badge=badge,
-        probability=probability,
-        may_verify=may_verify,
-        proven_at_response=proven is not None,
-    )
 
 
 async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") -> str:
@@ -137,7 +106,14 @@ async def spot_check(ctx: dict[str, Any], solution_id: str, reason: str = "") ->
         repo.add_verifications(rows)
         kinds: list[str] = [v.verdict for v in result.verdicts]
         await _spot_fitness(session, solution, kinds)
-        change = _after_panel(jobs, solution, result.verdicts, spot_outcome(kinds), result.score)
+        # Before a model is fitted, only a credible rejection moves a model-verified answer.
+        raw = after_spot_check(
+            solution.verification_status,
+            credible=spot_outcome(kinds),
+            score=result.score,
+            proven_at_response=proof_at_response(solution) == "proven",
+        )
+        change = badge_after(jobs, solution, result.verdicts, raw, "a spot check's panel")
         moved = await follow_badge(session, solution, change, rows, mars=verify.mars_second_chance)
         await session.commit()
     outcome = {"approve": "approved", "reject": "rejected"}.get(result.outcome, "undecided")
