@@ -28,6 +28,7 @@ from app.db.models import Check, CheckVerdict
 from app.pipeline.context import PipelineContext
 from app.pipeline.nodes.retrieve import similar_problems
 from app.pipeline.verification_stages import validation_stages
+from app.retrieval.bank_answer import known_answer
 from app.scans.service import UnreadableInput
 from app.settings import Settings
 from app.verification.admission import admitted_verifiers
@@ -234,8 +235,7 @@ def _incomplete_reading(
 
 async def _bank_answer(ctx: PipelineContext, text: str) -> str | None:
     """The known answer of this very problem in the bank (as RETRIEVE finds ground truth)."""
-    examples = await similar_problems(ctx, text) or []
-    return next((e.final_answer for e in examples if e.same_problem), None)
+    return known_answer(await similar_problems(ctx, text) or [])
 
 
 def admitted_verifier(ctx: PipelineContext) -> str | None:
