@@ -217,9 +217,16 @@ def extract_problem(text: str) -> MathProblem | None:
         return None
 
 
+# "5 +- 3", "10 +/- 2": ASCII for ± (answers read it so), or plus a negative? Not read either
+# way; "3 + -2", spaced, adds a negative number.
+_PLUS_MINUS = re.compile(r"\+-|-\+|\+/-|±|∓")
+
+
 def _read(original: str) -> MathProblem | None:
     if has_exercise_number(normalize(original)):
         return None  # an exercise's number or a factor: not read either way
+    if _PLUS_MINUS.search(normalize(original)):
+        return None
     conversion = read_conversion(normalize(original))
     if conversion is not None:
         value, _, asked_unit = conversion

@@ -59,7 +59,7 @@ def test_solved_or_abstained(problem: str, answer: str | None) -> None:
         ("x^2 - 4x + 1 = 0", "x = 2 +- sqrt(2)", INCORRECT),
         ("x^2 = 4", "x = +-2", CORRECT),
         ("x^2 - 4x + 1 = 0", "x = 2 -+ sqrt(3)", UNKNOWN),
-        ("What is 5+-3?", "2", CORRECT),  # in the problem, a sum
+        ("What is 5+-3?", "2", UNKNOWN),  # ± (as answers read it) or a sum? Not read
         # Marked approximate and rounded to a whole number: too coarse to approve, not wrong
         # (19/3 ≈ 6 was called incorrect); a wrong rounding is still wrong.
         ("Solve 5(x-1) = 2(x+7)", "about 6", UNKNOWN),

@@ -129,3 +129,13 @@ def test_a_worksheet_blank_after_equals_asks_for_the_value(problem: str, answer:
 )
 def test_other_blanks_are_not_read_as_the_question(problem: str) -> None:
     assert solve_text(problem) is None
+
+
+@pytest.mark.parametrize(
+    "problem", ["Solve x = 5 +- 3", "What is 10 +- 2?", "What is 10 +/- 2?", "7 -+ 2 = ?"]
+)
+def test_ascii_plus_minus_in_a_problem_is_not_read_either_way(problem: str) -> None:
+    """± (answers read "+-" so: "x = +-2") or plus a negative? "x = 5 +- 3" was x = 2,
+    verified, dropping x = 8. "3 + -2", spaced, still adds a negative."""
+    assert solve_text(problem) is None
+    assert solve_text("3 + -2 = ?").final_answer == "1"  # type: ignore[union-attr]
