@@ -88,8 +88,10 @@ def close_enough(
     Asked for `places`: the candidate must be the exact value rounded half up to that many
     places (an exact but unrounded answer is not judged: None). Marked approximate: 1.58 for
     19/12, 0.67 or .67 for 2/3 and 333.3 for 1000/3 pass; 1.59 does not, nor 1.6 or 0.01 for
-    1/199 (too coarse: None); a terminating value (4, 0.25) must be written exactly. Neither: a
-    correctly rounded decimal is None (right, or the wrong answer 6.33 to an exact question?).
+    1/199 (too coarse: None). A terminating value (4, 0.875) is written exactly or not judged:
+    ≈0.88 for 7/8 is rounded right but the exact decimal was there to write (None; ≈0.87 is
+    wrong), and 0.88 unmarked is wrong. Neither: a correctly rounded decimal is None (right,
+    or the wrong answer 6.33 to an exact question?).
     """
     if rounding.places is not None:
         if candidate.is_Rational and candidate == round_half_up(exact, rounding.places):
@@ -105,7 +107,8 @@ def close_enough(
         decimals = [
             (whole, "") for whole in re.findall(r"(?<![\w.])(\d+)(?![\w.])", candidate_text)
         ]
-    if not decimals or (exact.is_Rational and terminating_decimal(exact)):
+    terminating = exact.is_Rational and terminating_decimal(exact)
+    if not decimals or (terminating and not rounding.approximate):
         return False
     if not candidate.is_Rational or not exact.is_real:
         return False
@@ -116,7 +119,7 @@ def close_enough(
     )
     if sp.N(candidate, 50).round(places) != sp.N(exact, 50).round(places):
         return False
-    return True if enough and rounding.approximate else None
+    return True if enough and rounding.approximate and not terminating else None
 
 
 def _worked_out(cleaned: str, units: frozenset[str], percent: bool = False) -> bool:

@@ -125,3 +125,23 @@ def test_a_unit_is_read_when_the_problem_uses_it() -> None:
 def test_math_verify_reads_the_whole_answer(gold: str, candidate: str, same: bool) -> None:
     """The MATH grader (`bench service --grader math-verify`) and the bank's LaTeX fallback."""
     assert math_verify_equivalent(gold, candidate) is same
+
+
+@pytest.mark.parametrize(
+    ("problem", "candidate", "verdict"),
+    [
+        # Rounded right and marked approximate, where the exact decimal was there to write:
+        # not judged (was called incorrect, a right answer shown as wrong).
+        ("What is 7/8?", "≈0.88", "abstain"),
+        ("Convert 1 mile to km.", "≈1.61 km", "abstain"),
+        ("Convert 3 feet to meters.", "about 0.91 m", "abstain"),
+        ("What is 7/8?", "≈0.875", "approve"),
+        ("What is 7/8?", "≈0.87", "reject"),  # rounded wrong
+        ("What is 7/8?", "0.88", "reject"),  # not marked: stated as the exact value
+        ("What is 2/3?", "≈0.67", "approve"),  # no exact decimal to write
+    ],
+)
+def test_an_approximation_of_a_terminating_decimal(
+    problem: str, candidate: str, verdict: str
+) -> None:
+    assert check_answer(problem, candidate).verdict == verdict
