@@ -162,9 +162,7 @@ def significant_places(value: sp.Expr, digits: int) -> int:
     places = digits - 1 - exponent
     if abs(round_half_up(value, places)) >= sp.Integer(10) ** (exponent + 1):
         places -= 1  # rounding carried into a new digit: 9.996 → 10.0
-    scaled = magnitude * sp.Integer(10) ** places
-    if value.is_negative and scaled - sp.floor(scaled) == sp.Rational(1, 2):
-        raise ParseError("a tie below zero: which way is up?")
+    round_half_up(value, places)  # a tie below zero at the places kept is refused there too
     return places
 
 
@@ -178,9 +176,14 @@ def significant_text(value: sp.Expr, digits: int, at_most: bool) -> str:
 
 
 def round_half_up(value: sp.Expr, places: int) -> sp.Rational:
-    """The exact value rounded half away from zero (四舍五入), as an exact rational."""
+    """The exact value rounded half up (四舍五入), as an exact rational. A tie below zero is
+    ParseError: -2.5 is -3 by magnitude (四舍五入) and -2 half up toward +∞ ("round half up"
+    in English-language texts); which one a class was taught is not known."""
     scale = sp.Integer(10) ** places  # 1/10 for the nearest ten
-    magnitude = sp.floor(abs(value) * scale + sp.Rational(1, 2))
+    scaled = abs(value) * scale
+    if value.is_negative and scaled - sp.floor(scaled) == sp.Rational(1, 2):
+        raise ParseError("a tie below zero: which way is up?")
+    magnitude = sp.floor(scaled + sp.Rational(1, 2))
     if not magnitude.is_Integer:
         raise ParseError("cannot round this value exactly")
     sign = -1 if value.is_negative else 1
