@@ -179,8 +179,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
                 places = significant_places(exact, digits)
                 rounding = Rounding(places, approximate, at_most)
             if problem.form == "percent_number":  # "what percent …": 24 and 24% name it
-                candidate = _PERCENT_SUFFIX.sub("", candidate)
-            elif problem.form is not None:
+                return _check_percent_number(exact, candidate, expected, units, rounding)
+            if problem.form is not None:
                 return _check_form(problem.form, exact, candidate, expected, units, rounding)
             return _check_value(exact, candidate, expected, None, units, rounding)
         if problem.kind == "inequality":
@@ -215,6 +215,25 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     return CheckResult("abstain", "none", "the answer could not be read with certainty", expected)
 
 
+# "5-1/4": a mixed number as US rulers and lumber write it (5 1/4), or a difference?
+_HYPHENATED_MIXED = re.compile(r"\s*\d+-\d+/\d+\s*")
+
+
+def _check_percent_number(
+    exact: sp.Expr, candidate: str, expected: str | None, units: frozenset[str], rounding: Rounding
+) -> CheckResult:
+    """ "What percent of 80 is 20?": 25 and 25% name it; 0.25 or 1/4 is the right share not
+    written as a percent (not judged, as "7/8 as a percent": 0.875 is), not a wrong one."""
+    result = _check_value(
+        exact, _PERCENT_SUFFIX.sub("", candidate), expected, None, units, rounding
+    )
+    if result.verdict == "reject" and "%" not in candidate:
+        share = _check_value(exact / 100, candidate, expected, None, units, rounding)
+        if share.verdict == "approve":
+            return CheckResult("abstain", "none", "the right value, not written as asked (percent)")
+    return result
+
+
 def _check_value(
     exact: sp.Expr,
     candidate: str,
@@ -241,6 +260,8 @@ def _check_value(
             if not same_value(second_reading(left), evaluate(target)):
                 raise ParseError("the answer names a different expression")
         cleaned = right.strip()
+    if _HYPHENATED_MIXED.fullmatch(cleaned):
+        raise ParseError("'5-1/4': a mixed number (5 1/4) or a difference?")
     value = parse_value(cleaned, units)
     close = close_enough(value, exact, cleaned, rounding)
     if close and not _worked_out(cleaned, units, percent):

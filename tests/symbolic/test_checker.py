@@ -145,3 +145,24 @@ def test_an_approximation_of_a_terminating_decimal(
     problem: str, candidate: str, verdict: str
 ) -> None:
     assert check_answer(problem, candidate).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("problem", "candidate", "verdict"),
+    [
+        # The right share not written as a percent: not judged, as "7/8 as a percent": 0.875
+        # (0.25 was called incorrect, a right value shown as wrong).
+        ("What percent of 80 is 20?", "0.25", "abstain"),
+        ("What percent of 80 is 20?", "1/4", "abstain"),
+        ("20是80的百分之几？", "0.25", "abstain"),
+        ("What percent of 80 is 20?", "25", "approve"),
+        ("What percent of 80 is 20?", "0.3", "reject"),
+        # "5-1/4": a mixed number as US rulers write it, or a difference? (was incorrect)
+        ("What is 3 1/2 + 1 3/4?", "5-1/4", "abstain"),
+        ("What is 3 1/2 + 1 3/4?", "5 1/4", "approve"),
+    ],
+)
+def test_right_values_in_another_form_are_not_called_wrong(
+    problem: str, candidate: str, verdict: str
+) -> None:
+    assert check_answer(problem, candidate).verdict == verdict

@@ -146,7 +146,7 @@ def test_operation_words_never_misread(problem: str, wrong: str) -> None:
         ("What percent of 50 is 12?", "24", CORRECT),
         ("What percent of 50 is 12?", "24%", CORRECT),
         ("What percent of 50 is 12?", "24 percent", CORRECT),
-        ("What percent of 50 is 12?", "0.24", INCORRECT),
+        ("What percent of 50 is 12?", "0.24", UNKNOWN),  # the share, not written as a percent
         ("Find the positive solution of x^2 = 9", "x = 3", CORRECT),
         ("Find the positive solution of x^2 = 9", "x = -3 or x = 3", INCORRECT),
         ("What is 3/4 of 60?", "45", CORRECT),
