@@ -313,7 +313,8 @@ def _read(original: str) -> MathProblem | None:
     leftover = _blank(text, consumed)
     if not leftover_is_harmless(leftover, text, joinable, counting):
         return None
-    uses_decimals = bool(re.search(r"\d\.\d", text))
+    # A decimal or a percent in the problem: a decimal answer (7% of 80 is 5.6, not 28/5).
+    uses_decimals = bool(re.search(r"\d\.\d", text) or "%" in normalize(original))
     if significant is not None and (equations or conditions or mentions or form):
         return None  # significant figures of each root, of a percent…: not read
     if equations:

@@ -158,3 +158,13 @@ def test_a_tie_below_zero_is_not_rounded_either_way(problem: str) -> None:
     assert solve_text(problem) is None
     assert solve_text("Round -2.6 to the nearest integer.").final_answer == "-3"  # type: ignore[union-attr]
     assert solve_text("Round 2.5 to the nearest integer.").final_answer == "3"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [("What is 7% of 80?", "5.6"), ("80的7%是多少？", "5.6"), ("What is 50% of 7?", "3.5")],
+)
+def test_a_percent_of_a_number_is_answered_as_a_decimal(problem: str, answer: str) -> None:
+    """As a K12 book answers it (was 28/5, 7/2)."""
+    solution = solve_text(problem)
+    assert solution is not None and solution.final_answer == answer
