@@ -325,6 +325,16 @@ def _read(original: str) -> MathProblem | None:
             # "Solve for x: a x = 6 where a = 2": the answer is x, not every letter.
             if len(mentions) != 1 or problem.target.kind != "solutions":
                 return None
+            # Only letters given a value ("where a = 2") are not asked; "What is y = x + 10?"
+            # asks for y (x was answered, verified, in its place).
+            given = {
+                side.name
+                for eq in equations
+                for side, other in ((eq.lhs, eq.rhs), (eq.rhs, eq.lhs))
+                if isinstance(side, sp.Symbol) and not other.free_symbols
+            }
+            if not {v.name for v in problem.variables} - mentions <= given:
+                return None
             problem.target = Target("value", sp.Symbol(next(iter(mentions))))
         problem.uses_decimals = uses_decimals
         problem.rounding = rounding

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.symbolic.checker import check_answer
 from app.symbolic.problem import extract_problem
 from app.symbolic.solver import solve_text
 
@@ -168,3 +169,28 @@ def test_a_percent_of_a_number_is_answered_as_a_decimal(problem: str, answer: st
     """As a K12 book answers it (was 28/5, 7/2)."""
     solution = solve_text(problem)
     assert solution is not None and solution.final_answer == answer
+
+
+def test_the_difference_of_a_smaller_and_a_larger_number_is_not_read() -> None:
+    """7 to most teachers, −7 by the definition (was −7, verified), as "difference between"."""
+    assert solve_text("What is the difference of 3 and 10?") is None
+    assert solve_text("What is the difference of 10 and 3?").final_answer == "7"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Solve for x: 4x = 20. What is y = x + 10?",
+        "Solve for x: x + 5 = 12. What is y = 2x?",
+        "Solve for x: 2x + 3 = 11, then find y = x - 10.",
+        "Solve for n: n + 5 = 12. Find m = 2n.",
+    ],
+)
+def test_a_follow_up_letter_defined_by_the_unknown_is_not_answered_with_the_unknown(
+    problem: str,
+) -> None:
+    """ "What is y = x + 10?" asks for y: x = 5 was answered, verified, in its place (an
+    independent tester's finding). A letter given a value ("where a = 2") is not asked."""
+    assert solve_text(problem) is None
+    assert check_answer(problem, "5").verdict == "abstain"
+    assert solve_text("Solve for x: a x = 6 where a = 2").final_answer == "3"  # type: ignore[union-attr]
