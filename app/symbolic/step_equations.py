@@ -9,11 +9,13 @@ that gains roots may be a squaring the student checks later: neither is flagged.
 with decimals may hold a rounded root (x = 3.33 for 10/3): within its last place of a
 solution it is never wrong. After a solved line (x = 4) an equation sharing none of its
 solutions starts something new (part (b), or x reused for another quantity: x = 2 × 8), so
-it is not judged against the old derivation. Pure functions (sandboxed).
+it is not judged against the old derivation; after one with an operation left (x = 8/2),
+the next line is its result and is judged (x = 3 is wrong). Pure functions (sandboxed).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -50,6 +52,7 @@ class Equation:
     factored: bool = False  # a product = 0: the next lines may take one factor at a time
     all_solutions: bool = False  # the problem asks for every solution (no max, no condition)
     solved: bool = False  # the unknown alone on one side, a number on the other: x = 4
+    pending: bool = False  # solved, with an operation left to carry out: x = 8/2, x = 15 ÷ 3
     places: int | None = None  # the most decimal places of a number in it (None: no decimal)
 
     def rounds_to(self, roots: frozenset[sp.Expr]) -> bool:
@@ -112,8 +115,27 @@ def read_equation(text: str) -> Equation | None:
     if roots is None:
         return None
     solved = (lhs == x and not rhs.free_symbols) or (rhs == x and not lhs.free_symbols)
+    parts = plain.split("=")
+    value = parts[-1] if lhs == x else parts[0]
+    pending = solved and _operation_left(value)
     places = max((len(d) for d in _DECIMAL.findall(plain)), default=None)
-    return Equation(plain, x, roots, _is_factored(lhs, rhs), solved=solved, places=places)
+    factored = _is_factored(lhs, rhs)
+    return Equation(plain, x, roots, factored, solved=solved, pending=pending, places=places)
+
+
+_OPERATION = re.compile(r"(?<=[\d).\s])\s*[-+*×÷/^]\s*(?=[\d(.])")
+_FRACTION = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
+
+
+def _operation_left(value: str) -> bool:
+    """'8/2', '15 ÷ 3', '2 × 8', '11 - 3': an operation to carry out; '10/3' is a fraction
+    in lowest terms (a value), '-4' a negative number."""
+    text = value.strip().lstrip("-+").strip()
+    fraction = _FRACTION.fullmatch(text)
+    if fraction is not None:
+        numerator, denominator = int(fraction[1]), int(fraction[2])
+        return denominator == 0 or math.gcd(numerator, denominator) != 1
+    return _OPERATION.search(text) is not None
 
 
 def _chain_ends(sides: list[sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
@@ -192,7 +214,7 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
         disjoint = bool(line.roots) and all(not (line.roots & e.roots) for e in same_as)
         if any(line.roots == e.roots for e in same_as):
             verdicts[index] = LineVerdict("ok", line.text, "same solutions")
-        elif disjoint and previous is not None and previous.solved:
+        elif disjoint and previous is not None and previous.solved and not previous.pending:
             # x = 4, then 3x - 1 = 5 (part b) or x = 2 × 8 (x reused): a new start, judged
             # from here on only against itself
             verdicts[index] = LineVerdict("unchecked", line.text, "a new equation after a solution")

@@ -87,3 +87,20 @@ def test_a_rounded_link_carried_on_in_a_chain_is_not_ok(step: str) -> None:
 @pytest.mark.parametrize("step", ["2/3 = 4/6 = 0.67", "1 + 1/3 = 4/3 ≈ 1.33"])
 def test_a_rounding_as_the_last_link_keeps_the_chain_ok(step: str) -> None:
     assert [c.verdict for c in claims_in(step, "Compute")] == ["ok"]
+
+
+def test_a_wrong_result_of_an_operation_left_in_a_solved_line_is_flagged() -> None:
+    """'x = 8/2' still has a division to carry out: the next line is its result, not a new
+    start (x = 3 went unflagged: an independent tester's finding). After 'x = 4', a new
+    equation may still start something new."""
+    from app.symbolic.step_equations import derivation_verdicts
+
+    def verdicts(problem: str, steps: list[str]) -> list[str]:
+        found = derivation_verdicts(problem, steps)
+        return [found[i].verdict for i in sorted(found)]
+
+    assert verdicts("Solve 2x + 3 = 11", ["2x = 8", "x = 8/2", "x = 3"])[-1] == "wrong"
+    assert verdicts("Solve 3x = 15", ["3x = 15", "x = 15 ÷ 3", "x = 6"])[-1] == "wrong"
+    assert verdicts("Solve 0.5x = 2", ["x = 2 ÷ 0.5", "x = 1"])[-1] == "wrong"
+    assert verdicts("Solve 2x + 3 = 11", ["2x = 8", "x = 8/2", "x = 4"]) == ["ok"] * 3
+    assert verdicts("Solve 2x + 3 = 11", ["2x = 8", "x = 4", "x = 2 × 8"])[-1] == "unchecked"
