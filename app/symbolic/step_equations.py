@@ -28,11 +28,13 @@ from app.symbolic.step_text import to_plain
 
 MAX_DEGREE = 4
 # Words that open a derivation line: "so", "then", "Step 2:", 所以, 移项得 (moving terms),
-# 合并同类项得 (collecting like terms), 系数化为1得 (dividing by the coefficient), 第二步.
+# 合并同类项得 (collecting like terms), 系数化为1得 (dividing by the coefficient), 第二步,
+# 两边同时除以3，得 (dividing both sides by 3).
 _LEAD = re.compile(
     r"^\s*(?:(?:so|then|thus|hence|therefore|now|and|we get|gives|solve|solving)\b[:,]?|"
     r"step\s*\d+\s*[:.)]|第[一二三四五六七八九十\d]+步[:：]?|"
     r"(?:移项|合并同类项|合并|系数化为1|去括号|去分母|化简|整理)得?[:：]?|"
+    r"两边同?时?(?:除以|乘以?|加上?|减去?)[^，,得=]{1,8}[，,]?\s*得?[:：]?|"
     r"[⇒;:]|所以|因此|得|解[:：]?|即)\s*",
     re.IGNORECASE,
 )

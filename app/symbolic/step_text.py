@@ -80,7 +80,11 @@ _LABEL_IN_PARENTHESES = re.compile(
 )
 # A list bullet or a step's number: "- ", "2. ", "2) ", "(2) ", "（2）" (a step that opens
 # with a bracketed number is numbered, not multiplied).
-_BULLET = re.compile(r"(?:^|\n)[ \t]*(?:(?:[-*•]|\d+[.)])[ \t]+|[(（]\d{1,2}[)）][ \t]*)")
+# A step's number or bullet: "1. ", "- ", "(1)", "①", "第二步：", "Step 2:".
+_BULLET = re.compile(
+    r"(?:^|\n)[ \t]*(?:(?:[-*•]|\d+[.)])[ \t]+|[(（]\d{1,2}[)）][ \t]*|[①-⑳][ \t]*"
+    r"|第[一二三四五六七八九十\d]+步[ \t]*[:：]?[ \t]*|(?i:step)[ \t]*\d+[ \t]*[:.)][ \t]*)"
+)
 _MIXED_NUMBER = re.compile(r"(\d)\s*(?=\\[dt]?frac)")
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)?", re.DOTALL)
 

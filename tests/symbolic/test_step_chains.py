@@ -104,3 +104,17 @@ def test_a_wrong_result_of_an_operation_left_in_a_solved_line_is_flagged() -> No
     assert verdicts("Solve 0.5x = 2", ["x = 2 ÷ 0.5", "x = 1"])[-1] == "wrong"
     assert verdicts("Solve 2x + 3 = 11", ["2x = 8", "x = 8/2", "x = 4"]) == ["ok"] * 3
     assert verdicts("Solve 2x + 3 = 11", ["2x = 8", "x = 4", "x = 2 × 8"])[-1] == "unchecked"
+
+
+def test_step_numbers_and_chinese_openers_are_not_the_step() -> None:
+    """'②', '第二步：', 'Step 2:' number a step as '2.' does; '两边同时除以3，得' opens a line
+    (all left the step unchecked: an independent tester's finding)."""
+    from app.symbolic.step_equations import derivation_verdicts
+    from app.symbolic.step_text import to_plain
+
+    for numbered in ("②20 × 3 = 50", "第二步：20 × 3 = 50", "Step 2: 20 × 3 = 50"):
+        assert to_plain(numbered).strip() == to_plain("2. 20 × 3 = 50").strip()
+    found = derivation_verdicts("Solve 3x = 15", ["3x = 15", "两边同时除以3，得 x = 6"])
+    assert found[1].verdict == "wrong"
+    found = derivation_verdicts("Solve 3x = 15", ["3x = 15", "两边同时除以3，得 x = 5"])
+    assert found[1].verdict == "ok"
