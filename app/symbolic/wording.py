@@ -369,7 +369,7 @@ def _no_decrease_past_zero(text: str) -> str:
     return text
 
 
-_GAP = re.compile(rf"\bdifference\s+between\s+{_NUM}\s+and\s+{_NUM}", _I)
+_GAP = re.compile(rf"\bdifference\s+(?:between|of)\s+{_NUM}\s+and\s+{_NUM}", _I)
 
 
 def _operand(text: str) -> Fraction:
@@ -379,8 +379,9 @@ def _operand(text: str) -> Fraction:
 
 
 def _one_reading_of_gaps(text: str) -> str:
-    """ "The difference between 3 and 10" is 7 to most teachers and −7 by the definition: not
-    read unless both agree (the first number is not the smaller)."""
+    """ "The difference between (or of) 3 and 10" is 7 to most teachers and −7 by the
+    definition: not read unless both agree (the first number is not the smaller). "3与10的差"
+    is read by its textbook definition, 3 − 10."""
     if any(_operand(m.group(1)) < _operand(m.group(2)) for m in _GAP.finditer(text)):
         raise ParseError("a difference between a smaller and a larger number: 7 or -7?")
     return text
