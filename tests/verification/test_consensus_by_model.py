@@ -5,15 +5,11 @@ once a model is fitted (the raw rule, two confirmations, stands only before a fi
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.llm.registry import build_registry
 from app.resources import Resources
-from app.scans.jobs import ScanJobServices
-from app.scans.provider_counts import new_provider_counts
 from app.verification.calibration import Calibrator
 from app.worker.tasks import TASKS
-from tests.fixtures.jobs import ctx_of, job_context
+from tests.fixtures.jobs import ctx_of, job_context, with_model
 from tests.fixtures.providers import verdict_json, verifier
 from tests.fixtures.scripted import ScriptedClient
 from tests.solutions.test_badge_transitions import solution_of, solve_only
@@ -38,10 +34,7 @@ async def consensus(services: Resources, calibrator: Calibrator | None, *clients
     solution = await submitted(services, registry, PROBLEM)
     context = job_context(services, registry)
     if calibrator is not None:
-        pipeline = replace(services.pipeline, calibrator=calibrator, calibration=None)
-        context.scans = ScanJobServices(
-            services.settings, services.graph, pipeline, new_provider_counts()
-        )
+        context = with_model(services, context, calibrator)
     await TASKS["consensus_check"](ctx_of(context), str(solution.id))
     return await solution_of(services, str(solution.id))
 

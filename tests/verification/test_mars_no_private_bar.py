@@ -11,14 +11,12 @@ from sqlalchemy.exc import OperationalError
 from app.db.models import Solution
 from app.llm.registry import ProviderRegistry, build_registry
 from app.resources import Resources, unit_of_work
-from app.scans.jobs import ScanJobServices
-from app.scans.provider_counts import new_provider_counts
 from app.scans.repository import ScanRepository
 from app.scans.service import submit_scan
 from app.solutions.followups.mars import retry_when_locked
 from app.verification.calibration import Calibrator
 from app.worker.tasks import TASKS
-from tests.fixtures.jobs import ctx_of, job_context
+from tests.fixtures.jobs import ctx_of, job_context, with_model
 from tests.solutions.test_mars_second_chance import agent
 
 RIDDLE = "Which whole number did the riddle on the blackboard describe? (mars riddle)"
@@ -117,11 +115,7 @@ async def mars_with(services: Resources, calibrator: Calibrator, tag: str) -> tu
     right = agent("mars_right", "x = 4", solves=False)
     registry = build_registry([wrong.provider, right.provider], [wrong, right])
     solution = await submitted_with(services, registry, f"{RIDDLE} ({tag})")
-    context = job_context(services, registry)
-    pipeline = replace(services.pipeline, calibrator=calibrator, calibration=None)
-    context.scans = ScanJobServices(
-        services.settings, services.graph, pipeline, new_provider_counts()
-    )
+    context = with_model(services, job_context(services, registry), calibrator)
     outcome = await TASKS["mars_second_chance"](ctx_of(context), str(solution.id))
     async with services.sessionmaker() as session:
         stored = await ScanRepository(session).get_solution(solution.id)

@@ -4,17 +4,14 @@ of the spot check's own; before any model is fitted the raw rule stands."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from app.llm.registry import build_registry
 from app.resources import Resources
-from app.scans.jobs import ScanJobServices
-from app.scans.provider_counts import new_provider_counts
 from app.verification.calibration import Calibrator
 from app.verification.evidence_status import after_later_panel
 from app.worker.tasks import TASKS
-from tests.fixtures.jobs import ctx_of, job_context
+from tests.fixtures.jobs import ctx_of, job_context, with_model
 from tests.fixtures.providers import verdict_json, verifier
 from tests.solutions.test_badge_transitions import solution_of, solve_only
 from tests.solutions.test_consensus_checks import PROBLEM, submitted
@@ -50,10 +47,7 @@ async def spot(
     solution = await submitted(services, registry, PROBLEM)
     context = job_context(services, registry)
     if calibrator is not None:
-        pipeline = replace(services.pipeline, calibrator=calibrator, calibration=None)
-        context.scans = ScanJobServices(
-            services.settings, services.graph, pipeline, new_provider_counts()
-        )
+        context = with_model(services, context, calibrator)
     await TASKS["spot_check"](ctx_of(context), str(solution.id), "random sample")
     return str(solution.id)
 
