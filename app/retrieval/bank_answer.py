@@ -35,7 +35,7 @@ def _numbers(text: str) -> set[Decimal]:
 def stated_by_its_solution(solution: str, final_answer: str) -> bool:
     """Whether the worked solution's last line shows every number of the final answer. A bank
     is data somebody wrote: GSM8K's train set says 140 where its own solution ends "100+20 =
-    120 trucks and tanks", and 4 for a riddle its solution solves as x = 10 (20 of 8 792
+    120 trucks and tanks", and 4 for a riddle its solution solves as x = 10 (23 of 8 792
     problems). An answer its own work does not reach is no ground truth. A bank entry with no
     worked solution has nothing to contradict it."""
     lines = [line for line in solution.splitlines() if line.strip()]
