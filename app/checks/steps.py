@@ -130,7 +130,7 @@ def shown(claim: str) -> str:
     """The claim as the student would recognise it: ((3)/(4)) → 3/4, * → ×, units plain."""
     text = re.sub(r"\(\((-?[\d.]+)\)/\((-?[\d.]+)\)\)", r"\1/\2", claim)
     text = re.sub(r"[⟦⟧]", "", text).replace("*", "×")
-    text = text.replace("sqrt", "√")
+    text = text.replace("sqrt", "√").replace("<=", "≤").replace(">=", "≥")
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -152,6 +152,15 @@ _TEMPLATES = {
     "a division by an expression that can be zero drop one?",
     ("lost_root", "zh"): "第{n}步：变到「{claim}」时丢掉了方程的一个解。"
     "是不是两边同时除以了一个可能为零的式子？",
+    ("inequality", "en"): "Step {n}: going from the line before to {claim} changes the "
+    "solutions of the inequality. Multiplying or dividing both sides by a negative number "
+    "turns the inequality sign around.",
+    ("inequality", "zh"): "第{n}步：从上一步变到「{claim}」后，不等式的解集变了。"
+    "两边同时乘或除以一个负数时，不等号要改变方向。",
+    ("first_inequality", "en"): "Step {n}: {claim} does not have the same solutions as the "
+    "inequality in the problem. Check how it was copied or changed.",
+    ("first_inequality", "zh"): "第{n}步：「{claim}」和题目中不等式的解集不一样。"
+    "请检查抄写或变形是否正确。",
     ("llm", "en"): "Step {n} looks wrong to the checker. Read it again carefully: is every "
     "fact taken from the problem right, and is each operation the right one?",
     ("llm", "zh"): "第{n}步可能有错误。请再仔细读一读：用到的条件对不对，每一步运算选得对不对？",
@@ -168,5 +177,7 @@ def explain(index: int, outcome: StepOutcome, language: str) -> str:
         method = "lost_root"
     elif method == "equation" and index == 0:  # no line before it: the problem's equation
         method = "first_equation"
+    if method in ("equation", "first_equation") and re.search(r"[<>]", finding.claim or ""):
+        method = method.replace("equation", "inequality")
     template = _TEMPLATES[(method, "zh" if language == "zh" else "en")]
     return template.format(n=index + 1, claim=shown(finding.claim or ""))

@@ -88,17 +88,21 @@ def _polynomial_roots(residual: sp.Expr, x: sp.Symbol) -> frozenset[sp.Expr] | N
     return frozenset(sp.Poly(poly, x).real_roots())
 
 
+def strip_lead(plain: str) -> str:
+    """The line without the words that open it ("so", "Step 2:", 移项得, 两边同时除以3，得)."""
+    while True:
+        stripped = _LEAD.sub("", plain, count=1)
+        if stripped == plain:
+            return plain
+        plain = stripped
+
+
 def read_equation(text: str) -> Equation | None:
     """The step as one polynomial equation in one unknown, or None."""
     plain = to_plain(text).strip()
     if _REPEATING.search(plain):
         return None  # 0.333... is 1/3, not 0.333: x = 0.333..., 10x = 3.333..., 9x = 3
-    plain = plain.rstrip(" .,;")
-    while True:
-        stripped = _LEAD.sub("", plain, count=1)
-        if stripped == plain:
-            break
-        plain = stripped
+    plain = strip_lead(plain.rstrip(" .,;"))
     if not _EQUATION.match(plain) or _SQRT in plain:
         return None
     try:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from app.symbolic.step_arithmetic import StepReading, read_step
 from app.symbolic.step_equations import derivation_verdicts
+from app.symbolic.step_inequalities import inequality_verdicts
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ UNCHECKED = StepFinding("unchecked", None, None, "no calculation the symbolic ch
 def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     """One finding per step, in order."""
     try:
-        derivation = derivation_verdicts(problem, steps)
+        derivation = {**inequality_verdicts(problem, steps), **derivation_verdicts(problem, steps)}
     except _FAILURES:  # the derivation check abstains; the arithmetic still runs
         log.exception("derivation check failed")
         derivation = {}

@@ -232,3 +232,31 @@ def test_a_wrong_first_line_is_explained_against_the_problem(language: str, open
     outcomes = outcomes_for("Solve 2x + 3 = 11", ["2x = 10", "x = 5"])
     assert outcomes[0].verdict == "wrong"
     assert explain(0, outcomes[0], language).startswith(opening)
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps", "wrong"),
+    [
+        # The sign not turned around when dividing by -2 (was never judged).
+        ("Solve -2x + 4 > 10", ["-2x > 6", "x > -3"], 1),
+        ("解不等式 -2x + 4 ≥ 10", ["-2x ≥ 6", "x ≥ -3"], 1),
+        ("Solve 3x + 1 ≤ 7 for x", ["3x ≤ 8", "x ≤ 8/3"], 0),  # copied wrong: 7 - 1 is 6
+        ("Solve -2x + 4 > 10", ["-2x > 6", "x < -3"], None),
+        ("Solve 5 - x < 2", ["-x < -3", "x > 3"], None),
+        ("Solve 3x > 10", ["x > 3.33"], None),  # a rounded bound: not judged
+        ("Solve x^2 > 4", ["x > 2"], None),  # one case of two: not judged
+    ],
+)
+def test_a_linear_inequality_keeps_its_solution_set(
+    problem: str, steps: list[str], wrong: int | None
+) -> None:
+    findings = check_step_list(problem, steps)
+    flagged = [i for i, f in enumerate(findings) if f.verdict == "wrong"]
+    assert flagged == ([] if wrong is None else [wrong])
+    if wrong is not None:
+        outcome = combine(findings, None)[wrong]
+        text = explain(wrong, outcome, detect_language(problem))
+        assert "inequality" in text or "不等式" in text
+        assert ("turns the inequality sign around" in text or "不等号要改变方向" in text) == (
+            wrong > 0
+        )
