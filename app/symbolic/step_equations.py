@@ -43,7 +43,15 @@ _SQRT = "sqrt"
 _DECIMAL = re.compile(r"\d\.(\d+)")
 _REPEATING = re.compile(r"\d\.{2,}|…|⋯|⟂")  # 0.333..., 0.3̅ (\overline)
 LOST_ROOT = "it loses a solution"
-_ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError, sp.PolynomialError)
+# What reading a line may raise: the line is then not read.
+READ_ERRORS = (
+    ParseError,
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    RecursionError,
+    sp.PolynomialError,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +96,15 @@ def _polynomial_roots(residual: sp.Expr, x: sp.Symbol) -> frozenset[sp.Expr] | N
     return frozenset(sp.Poly(poly, x).real_roots())
 
 
+def polynomial_unknown(residual: sp.Expr) -> sp.Symbol | None:
+    """The one unknown `residual` (a line's lhs − rhs) is a polynomial in, else None."""
+    symbols = residual.free_symbols
+    if len(symbols) != 1:
+        return None
+    (x,) = symbols
+    return x if isinstance(x, sp.Symbol) and residual.is_polynomial(x) else None
+
+
 def strip_lead(plain: str) -> str:
     """The line without the words that open it ("so", "Step 2:", 移项得, 两边同时除以3，得)."""
     while True:
@@ -109,14 +126,11 @@ def read_equation(text: str) -> Equation | None:
         sides = [parse_expression(side) for side in plain.split("=")]
         lhs, rhs = _chain_ends(sides)
         residual = lhs - rhs
-        symbols = residual.free_symbols
-        if len(symbols) != 1:
-            return None
-        (x,) = symbols
-        if not isinstance(x, sp.Symbol) or not residual.is_polynomial(x):
+        x = polynomial_unknown(residual)
+        if x is None:
             return None
         roots = _polynomial_roots(residual, x)
-    except _ERRORS:
+    except READ_ERRORS:
         return None
     if roots is None:
         return None
@@ -169,7 +183,7 @@ def problem_equation(problem: str) -> Equation | None:
         if not residual.is_polynomial(x):
             return None
         roots = _polynomial_roots(residual, x)
-    except _ERRORS:
+    except READ_ERRORS:
         return None
     if roots is None:
         return None

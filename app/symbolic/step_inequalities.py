@@ -17,33 +17,27 @@ import re
 
 import sympy as sp
 
-from app.symbolic.normalize import ParseError
 from app.symbolic.parsing import parse_expression
-from app.symbolic.step_equations import LineVerdict, strip_lead
+from app.symbolic.step_equations import (
+    READ_ERRORS,
+    LineVerdict,
+    polynomial_unknown,
+    strip_lead,
+)
 from app.symbolic.step_text import to_plain
 
 _SIDE = r"[0-9a-z+\-*/^(). ]+"
 _INEQUALITY = re.compile(rf"({_SIDE})(<=|>=|<|>)({_SIDE})")
 _RELATIONS = {"<": sp.Lt, ">": sp.Gt, "<=": sp.Le, ">=": sp.Ge}
-_ERRORS = (
-    ParseError,
-    TypeError,
-    ValueError,
-    ZeroDivisionError,
-    RecursionError,
-    NotImplementedError,
-)
+_ERRORS = (*READ_ERRORS, NotImplementedError)  # solve_univariate_inequality may raise it
 
 
 def _ray(lhs_text: str, relation: str, rhs_text: str) -> tuple[sp.Symbol, sp.Set] | None:
     try:
         lhs, rhs = parse_expression(lhs_text), parse_expression(rhs_text)
         residual = lhs - rhs
-        symbols = residual.free_symbols
-        if len(symbols) != 1:
-            return None
-        (x,) = symbols
-        if not isinstance(x, sp.Symbol) or not residual.is_polynomial(x):
+        x = polynomial_unknown(residual)
+        if x is None:
             return None
         poly = sp.Poly(residual, x)
         if poly.degree() != 1 or not all(c.is_Rational for c in poly.all_coeffs()):
