@@ -162,7 +162,7 @@ def significant_places(value: sp.Expr, digits: int) -> int:
     places = digits - 1 - exponent
     if abs(round_half_up(value, places)) >= sp.Integer(10) ** (exponent + 1):
         places -= 1  # rounding carried into a new digit: 9.996 → 10.0
-    round_half_up(value, places)  # a tie below zero at the places kept is refused there too
+        round_half_up(value, places)  # a tie below zero at the places kept is refused too
     return places
 
 
