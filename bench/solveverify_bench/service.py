@@ -52,7 +52,7 @@ REPLAY_ASPECT = "general_correctness:direct_approval"
 class ServiceBenchConfig:
     fit_fraction: float = 0.33
     seed: int = 0
-    target_precision: float = 0.95
+    target_precision: float = 0.97  # the default promise (settings.verify.target_precision)
     delta: float = 0.05
     quick_verifier: str | None = None  # a recorded verifier id answering QUICK_VERIFY
     max_attempts: int = 2
