@@ -254,17 +254,20 @@ def admitted_verifier(ctx: PipelineContext) -> str | None:
 
 def withheld(response: CheckResponse) -> CheckResponse:
     """With the student's steps the check points at the mistake and must not give the answer
-    away: an incorrect answer's right value (`expected`, and the detail that states it) is
-    withheld."""
-    if response.verdict != "incorrect":
+    away: unless the answer is right, its right value (`expected`, and the detail that may
+    state it: "the exact value is 15", a verifier's "independent answer '36'") is withheld."""
+    if response.verdict == "correct":
         return response
-    return response.model_copy(
-        update={
-            "expected": None,
-            "detail": f"{response.method} check: the answer is not right (the right value is "
-            "withheld while the steps are checked)",
-        }
-    )
+    if response.verdict == "incorrect":
+        detail = f"{response.method} check: the answer is not right"
+    elif response.method is not None:
+        detail = f"{response.method} check: not decided"
+    else:
+        detail = "no check could decide"
+    return response.model_copy(update={"expected": None, "detail": f"{detail} ({WITHHELD})"})
+
+
+WITHHELD = "the reasons, which may state the right value, are withheld while the steps are checked"
 
 
 def check_response(outcome: ValidationOutcome, ctx: PipelineContext) -> CheckResponse:

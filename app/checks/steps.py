@@ -30,6 +30,7 @@ from app.verification.step_verdicts import (
     first_error,
     first_flagged,
     first_wrong,
+    symbolic_verdict,
 )
 from app.verification.verdict import Verdict
 
@@ -53,18 +54,6 @@ class WorkCheck:
     steps: list[StepCheck]
     language: str
     evidence: list[StepEvidence] = field(default_factory=list)
-
-
-def symbolic_verdict(finding: StepFinding) -> Verdict:
-    """A step's symbolic finding in the ledger's terms: a proof (score 1 or 0) or an
-    abstention."""
-    verifier_id = f"symbolic:{finding.method or 'steps'}"
-    why = finding.detail if not finding.claim else f"{finding.claim}: {finding.detail}"
-    if finding.verdict == "ok":
-        return Verdict("approve", "programmatic", verifier_id, 1.0, why)
-    if finding.verdict == "wrong":
-        return Verdict("reject", "programmatic", verifier_id, 0.0, why)
-    return Verdict("abstain", "programmatic", verifier_id, None, why)
 
 
 def step_evidence(findings: list[StepFinding], critique: StepCritique | None) -> list[StepEvidence]:

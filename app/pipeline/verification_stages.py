@@ -4,6 +4,7 @@ configured). QUICK_VERIFY and the check-my-answer use case both build them here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 from app.pipeline.context import PipelineContext
@@ -23,8 +24,11 @@ def validation_stages(
     verifier: str | None,
     steps: str,
     language: Language,
+    shown_steps: Sequence[str] = (),
 ) -> list[Stage]:
-    stages: list[Stage] = [partial(programmatic_verdict, ctx.sandbox, problem, answer)]
+    """`steps`: the solution as the verifier model reads it; `shown_steps`: the solution's
+    steps one by one, checked symbolically where the answer itself cannot be."""
+    stages: list[Stage] = [partial(programmatic_verdict, ctx.sandbox, problem, answer, shown_steps)]
     if ground_truth is not None:
         stages.append(
             partial(ground_truth_verdict, ctx.sandbox, ground_truth, answer, problem=problem)

@@ -47,7 +47,8 @@ MIN_SIGNIFICANT_DIGITS = 3  # 333.3 for 1000/3: one place, but four significant 
 _DEGREES = re.compile(r"°|\\circ|\bdeg(?:rees?)?\b|度", re.IGNORECASE)
 _ROUNDED_UNASKED = "a rounded value where no rounding was asked (mark it ≈ if it is meant so)"
 _NOT_WORKED_OUT = "the right value, not worked out (an operation is left to carry out)"
-_PERCENT_SUFFIX = re.compile(r"\s*(?:%|percent|per\s*cent)\s*\.?\s*$", re.IGNORECASE)
+_PERCENT_SIGN = re.compile("[%％]")  # the full-width sign is how Chinese students type it
+_PERCENT_SUFFIX = re.compile(r"\s*(?:[%％]|percent|per\s*cent)\s*\.?\s*$", re.IGNORECASE)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
@@ -196,6 +197,10 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
         if problem.kind == "comparison":
             return _check_comparison(problem, candidate, expected)
         if truth is None:
+            # x⁵ = 32 is read but not solved with certainty: x = 3 still breaks it
+            broken = refutes(problem_text, candidate)
+            if broken is not None:
+                return CheckResult("reject", "substitution", broken, expected)
             return CheckResult("abstain", "none", "the solution set is not certain", expected)
         if problem.target.kind != "solutions":
             values = target_values(problem, truth)
@@ -227,7 +232,7 @@ def _check_percent_number(
     result = _check_value(
         exact, _PERCENT_SUFFIX.sub("", candidate), expected, None, units, rounding
     )
-    if result.verdict == "reject" and "%" not in candidate:
+    if result.verdict == "reject" and not _PERCENT_SIGN.search(candidate):
         share = _check_value(exact / 100, candidate, expected, None, units, rounding)
         if share.verdict == "approve":
             return CheckResult("abstain", "none", "the right value, not written as asked (percent)")
@@ -438,7 +443,7 @@ def _check_form(
         return _check_prime_factors(exact, candidate, expected)
     asked_percent = form == "percent"
     result = _check_value(exact, candidate, expected, None, units, rounding, asked_percent)
-    if result.verdict == "reject" and form == "percent" and "%" not in candidate:
+    if result.verdict == "reject" and form == "percent" and not _PERCENT_SIGN.search(candidate):
         # "3/8 as a percent": 37.5 is the percent without its sign, not the value 37.5
         hundredfold = _check_value(100 * exact, candidate, expected, None, units, rounding)
         if hundredfold.verdict != "reject":

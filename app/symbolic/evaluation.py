@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
@@ -82,8 +83,9 @@ def is_plain_number(value: sp.Expr) -> bool:
     return bool(value.is_number) and not value.atoms(sp.Function)
 
 
-def terminating_decimal(value: sp.Rational) -> bool:
-    q = int(value.q)
+def terminating_decimal(value: sp.Rational | Fraction) -> bool:
+    """Does the value have a finite decimal expansion (1/8 = 0.125; not 1/3)?"""
+    q = int(value.denominator)
     for prime in (2, 5):
         while q % prime == 0:
             q //= prime

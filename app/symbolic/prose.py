@@ -87,6 +87,13 @@ _INSTRUCTIONS = [
         ),
         "Compute ",
     ),
+    (  # "Q1) 2x + 3 = 11", "Problem 3: …": the exercise's label, at the start only
+        re.compile(
+            r"^\s*(?:q|question|problem|exercise|ex\.?)\s*\d{1,3}\s*[):：.]\s*(?!\d)",
+            re.IGNORECASE,
+        ),
+        "",
+    ),
     (  # "Solve the following multiplication: 484 * 229": only where it is one
         re.compile(
             r"solve\s+the\s+following\s+multiplication\s*:(?=\s*\d+\s*[*×]\s*\d+\s*(?:[.?]|$))",
@@ -113,6 +120,9 @@ _HOW_TO_WORK = (
     r"show\s+(?:all\s+)?(?:of\s+)?(?:your\s+|the\s+)?(?:work(?:ing)?|steps|reasoning)"
     r"|explain\s+(?:each|every|all|your|the)\s+(?:steps?|reasoning|work(?:ing)?)"
     r"|(?:work\s+it\s+out\s+|solve\s+it\s+)?step\s+by\s+step"
+    r"|check\s+(?:your|the)\s+(?:answers?|solutions?|work|results?)|check\s+it"
+    r"|check(?=\s*(?:[.!。]|$))|(?:并|再|然后)?(?:检验|验算)(?:一下)?(?:你的)?(?:答案|结果)?"
+    r"(?=\s*(?:[.!。！]|$))"
     r"|请?(?:写出|写下|给出|写)(?:解题|计算|详细|完整|必要)?的?(?:过程|步骤)"
     r"|要?写过程)"
 )

@@ -53,6 +53,11 @@ _LEAD = re.compile(
 # "3 x 4 = 2x": times or the unknown? "x!=24": x! = 24 or x ≠ 24? (as problem.py refuses)
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
+_HINT = re.compile(r"\((?:hint|提示)\s*[:：][^()]*\)", re.IGNORECASE)
+_TRIGONOMETRIC = (
+    sp.functions.elementary.trigonometric.TrigonometricFunction,
+    sp.functions.elementary.trigonometric.InverseTrigonometricFunction,
+)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
@@ -67,6 +72,7 @@ def refutes(problem_text: str, candidate: str) -> str | None:
 
 def _refutes(problem_text: str, candidate: str) -> str | None:
     text = strip_instructions(strip_claims(normalize(problem_text)))
+    text = _HINT.sub(" ", text)  # no hint makes a value that breaks the equation right
     if text.count("=") != 1 or _NOT_GIVEN.search(text) or _AMBIGUOUS.search(text):
         return None
     if has_exercise_number(text):  # "(2) 2x + 3 = 11": 2·2x + 3 = 11, or exercise 2?
@@ -92,9 +98,31 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
         return None
     (value,) = read.assignments[0].values()
     left, right = evaluate(lhs.xreplace({x: value})), evaluate(rhs.xreplace({x: value}))
-    if not (left.is_Rational and right.is_Rational) or left == right:
+    if left.is_Rational and right.is_Rational:
+        return None if left == right else f"substituting gives {sp.sstr(left)} ≠ {sp.sstr(right)}"
+    if not _clearly_apart(left, right):
         return None
-    return f"substituting gives {sp.sstr(left)} ≠ {sp.sstr(right)}"
+    return f"substituting gives {_shown(left)} ≠ {_shown(right)}"
+
+
+def _clearly_apart(left: sp.Expr, right: sp.Expr) -> bool:
+    """Two real numbers (2^1.5, e, √2) that differ beyond doubt: evaluated to 30 digits with
+    sympy's error control (`strict`). Not across a trigonometric function: sin x = 1/2 with
+    x = 30 is right in degrees, which the value cannot tell."""
+    both = left.atoms(sp.Function) | right.atoms(sp.Function)
+    if any(isinstance(f, _TRIGONOMETRIC) for f in both):
+        return False
+    if not (left.is_number and right.is_number):
+        return False
+    try:
+        difference = sp.N(left - right, 30, strict=True)
+    except (sp.core.evalf.PrecisionExhausted, TypeError, ValueError):
+        return False
+    return bool(difference.is_real) and abs(difference) > sp.Float("1e-20")
+
+
+def _shown(value: sp.Expr) -> str:
+    return sp.sstr(value) if value.is_Rational else f"{sp.N(value, 6)}…"
 
 
 def _read(side: str) -> sp.Expr:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from app.symbolic.evaluation import terminating_decimal
 from app.symbolic.normalize import ParseError
 from app.symbolic.step_text import Token, to_plain, tokenize
 from app.symbolic.step_units import read_sides, related_in, units_related_by
@@ -663,7 +664,11 @@ def _judge_pair(
         places = _decimal_places(literal)
         written = Fraction(literal.text) * (-1 if negative else 1)
         if places and written in _roundings(exact, places):
-            return "ok", "rounded"
+            if approximate or places in context.places_asked or not terminating_decimal(exact):
+                return "ok", "rounded"
+            # 0.5 × 0.5 = 0.3: the exact value has a few decimals of its own and no rounding
+            # was asked or marked; a teacher may allow it (prices to the cent), so not wrong
+            return "unchecked", "rounded, though the exact value ends and no rounding was asked"
         if context.significant_figures and _to_significant_figures(exact, written):
             return "ok", "rounded to significant figures"
         if literal_side.continues and places >= 2 and _cut_off(exact, written, places):

@@ -6,9 +6,11 @@ the sign for a negative factor) keeps the ray, so a line whose ray is neither th
 nor the line before it is `wrong` — the classic slip, `-2x > 6` then `x > -3`. A line with
 a decimal may round its bound (x > 3.33 for 10/3): not judged. Only linear lines are
 judged: a quadratic inequality's lines may take one case at a time (x^2 > 4, then x > 2).
-Without the problem's own inequality the derivation's first line stands in for it, and the
-line right after it is not judged (it may fix a misread first line). Pure functions
-(sandboxed).
+Without the problem's own inequality the derivation's first line stands in for it, the
+line right after it is not judged (it may fix a misread first line), and a line is judged
+against the one before it only when both bound the unknown at the same point (`x > -3` after
+`-2x > 6`): lines with other bounds may be a list of separate conditions (a triangle's three
+inequalities, `2 + 4 > x`, `2 + x > 4`), not one derivation. Pure functions (sandboxed).
 """
 
 from __future__ import annotations
@@ -89,14 +91,19 @@ def inequality_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
         if x != reference[0]:
             continue
         kept = [r for r in (reference, previous) if r is not None]
-        adjacent = previous is not None and previous_index == index - 1
+        # the line right before, bounding the unknown at the same point (the classic slip)
+        slip = (
+            previous is not None
+            and previous_index == index - 1
+            and ray.boundary == previous[1].boundary
+        )
         if any(ray == r[1] for r in kept):
             verdicts[index] = LineVerdict("ok", text, "same solution set")
         elif "." in text:  # x > 3.33 for x > 10/3: a rounded bound, not judged
             verdicts[index] = LineVerdict("unchecked", text, "a decimal bound")
         elif not trusted and previous_index == stand_in:
             verdicts[index] = LineVerdict("unchecked", text, "a fix of the first line?")
-        elif trusted or adjacent:
+        elif trusted or slip:
             verdicts[index] = LineVerdict(
                 "wrong", text, "its solution set is not the one of the inequality before it"
             )

@@ -7,8 +7,12 @@ abstains, so the validator falls through to the next method instead of guessing.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 
 from app.symbolic.sandbox import SandboxTimeout, SandboxUnavailable, SymbolicSandbox
+from app.symbolic.step_sandbox import check_steps
+from app.verification.step_verdicts import symbolic_verdict
 from app.verification.verdict import Verdict, abstain
 
 
@@ -16,7 +20,11 @@ def _elapsed_ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: str) -> Verdict:
+async def programmatic_verdict(
+    sandbox: SymbolicSandbox, problem: str, answer: str, steps: Sequence[str] = ()
+) -> Verdict:
+    """The answer checked against the problem; where that abstains, the solution's shown
+    `steps`: one proved false (`12 + 24 = 30` on the way to 30) rejects the answer it led to."""
     started = time.perf_counter()
     try:
         result = await sandbox.check(problem, answer)
@@ -32,6 +40,9 @@ async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: s
             _elapsed_ms(started),
         )
     if result.verdict == "abstain":
+        false_step = await first_false_step(sandbox, problem, steps) if steps else None
+        if false_step is not None:
+            return replace(false_step, latency_ms=_elapsed_ms(started))
         return abstain(
             "programmatic",
             f"symbolic:{result.method}",
@@ -48,6 +59,23 @@ async def programmatic_verdict(sandbox: SymbolicSandbox, problem: str, answer: s
         independent_answer=result.expected,
         latency_ms=_elapsed_ms(started),
     )
+
+
+async def first_false_step(
+    sandbox: SymbolicSandbox, problem: str, steps: Sequence[str]
+) -> Verdict | None:
+    """The first step the symbolic step checks prove false (a proof: sound first, so a
+    rounding, a loose percent or prose is never one), as a rejection of the solution."""
+    findings = await check_steps(sandbox, problem, list(steps))
+    for index, finding in enumerate(findings):
+        if finding.verdict == "wrong":
+            verdict = symbolic_verdict(finding)
+            return replace(
+                verdict,
+                verifier_id="symbolic:solution_steps",
+                rationale=f"step {index + 1} of the solution is false ({verdict.rationale})",
+            )
+    return None
 
 
 async def ground_truth_verdict(

@@ -24,6 +24,19 @@ from dataclasses import dataclass
 
 from app.symbolic.steps import StepFinding
 from app.verification.step_critique import NO_ERROR, StepCritique
+from app.verification.verdict import Verdict
+
+
+def symbolic_verdict(finding: StepFinding) -> Verdict:
+    """A step's symbolic finding in the ledger's terms: a proof (score 1 or 0) or an
+    abstention."""
+    verifier_id = f"symbolic:{finding.method or 'steps'}"
+    why = finding.detail if not finding.claim else f"{finding.claim}: {finding.detail}"
+    if finding.verdict == "ok":
+        return Verdict("approve", "programmatic", verifier_id, 1.0, why)
+    if finding.verdict == "wrong":
+        return Verdict("reject", "programmatic", verifier_id, 0.0, why)
+    return Verdict("abstain", "programmatic", verifier_id, None, why)
 
 
 @dataclass(frozen=True, slots=True)

@@ -514,3 +514,28 @@ async def test_with_steps_an_incorrect_answer_gets_no_right_value(
     assert body["verdict"] == "incorrect" and body["expected"] is None
     assert body["first_error_step"] == len(steps) - 1
     assert right not in json.dumps({k: v for k, v in body.items() if k != "check_id"})
+
+
+async def test_with_steps_an_undecided_check_does_not_state_the_verifiers_answer(
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
+):
+    """A verifier that approves with its own, different answer is undecided (`unknown`); its
+    reason names that answer ('independent answer 86'): with steps, it is withheld too (an
+    independent tester's finding: the detail handed the answer over)."""
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    reply = {
+        "independent_answer": "86",
+        "is_correct": True,
+        "error_description": None,
+        "confidence": 0.9,
+        "earliest_error_step": -1,
+        "explanation": "Fine.",
+    }
+    fake_llm.then(Reply(json.dumps(reply))).then(Reply(json.dumps(reply)))
+    body = await check_steps(client, WORD_PROBLEM, "84", ["She has some.", "So 84."])
+    assert body["verdict"] == "unknown" and body["expected"] is None
+    assert "86" not in json.dumps({k: v for k, v in body.items() if k != "check_id"})
+    fake_llm.then(Reply(json.dumps(reply)))
+    without_steps = await check(client, WORD_PROBLEM, "84")  # no steps: the reason is kept
+    assert without_steps["verdict"] == "unknown" and "86" in without_steps["detail"]

@@ -53,10 +53,21 @@ def test_a_value_cut_short_is_not_ok(step: str) -> None:
 
 @pytest.mark.parametrize(
     "step",
-    ["1.5 × 1.5 = 2.3", "0.15 × 0.15 = 0.02", "2/3 = 0.67", "100/3 ≈ 33", "-1.5 × 1.5 = -2.3"],
+    ["1.5 × 1.5 ≈ 2.3", "0.15 × 0.15 ≈ 0.02", "2/3 = 0.67", "100/3 ≈ 33", "-1.5 × 1.5 ≈ -2.3"],
 )
 def test_a_correct_rounding_half_up_is_ok(step: str) -> None:
     assert verdicts(step, "Compute") == ["ok"]
+
+
+@pytest.mark.parametrize(
+    "step",
+    ["0.5 × 0.5 = 0.3", "1.5 × 1.5 = 2.3", "1 ÷ 8 = 0.13", "7 ÷ 8 = 0.88", "2.45 × 3 = 7.4"],
+)
+def test_an_unasked_rounding_of_a_value_that_ends_is_not_ok(step: str) -> None:
+    # 0.25 has two decimals of its own: "= 0.3" is not confirmed unless a rounding is marked
+    # (≈) or asked; not wrong either (a teacher may allow prices to the cent). Was "ok".
+    assert verdicts(step, "Compute") == ["unchecked"]
+    assert verdicts(step.replace("=", "≈"), "Compute") == ["ok"]
 
 
 @pytest.mark.parametrize(

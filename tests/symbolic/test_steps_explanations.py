@@ -245,6 +245,15 @@ def test_a_wrong_first_line_is_explained_against_the_problem(language: str, open
         ("Solve 5 - x < 2", ["-x < -3", "x > 3"], None),
         ("Solve 3x > 10", ["x > 3.33"], None),  # a rounded bound: not judged
         ("Solve x^2 > 4", ["x > 2"], None),  # one case of two: not judged
+        # No inequality in the problem: the classic slip is still judged against the line
+        # before it; a list of separate conditions is not a derivation (was flagged wrong on
+        # a right MATH solution: a triangle's three inequalities).
+        ("How many whole numbers x work?", ["-2x + 4 > 10", "-2x > 6", "x > -3"], 2),
+        (
+            "Two sides of a triangle are 2 and 4. How long can the third side be?",
+            ["2 + 4 > x", "2 + x > 4", "4 + x > 2", "x < 6", "x > 2", "x > -2"],
+            None,
+        ),
     ],
 )
 def test_a_linear_inequality_keeps_its_solution_set(

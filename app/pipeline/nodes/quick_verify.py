@@ -156,6 +156,7 @@ def _stages(ctx: PipelineContext, state: SolveState, verifier: str | None) -> li
         verifier=verifier,
         steps=steps_summary(state),
         language=state.language,
+        shown_steps=[s.latex or s.description for s in state.solution.steps],
     )
 
 

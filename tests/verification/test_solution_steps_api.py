@@ -1,0 +1,46 @@
+"""A model's own worked steps are evidence (independent tester, 2026-11-28): a solution that
+shows `12 + 24 = 30` on its way to 30 was `verified` on one agreeing verifier's word. A step the
+symbolic checks prove false now rejects the answer it led to (caution, another provider
+tried); right steps change nothing. Scans use scripted providers through the HTTP API."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.fixtures.providers import solution_json, verdict_json, verifier
+from tests.fixtures.scripted import ScriptedClient
+
+APPLES = (
+    "Tom has 18 apples and gives away 6. Then he buys twice as many as he has left. "
+    "How many does he have now?"
+)
+
+
+def solving(answer: str, *steps: str) -> ScriptedClient:
+    return ScriptedClient("m1", [solution_json(answer, *steps)], capabilities=frozenset({"solve"}))
+
+
+async def test_a_solution_with_a_false_step_is_not_verified(
+    client: httpx.AsyncClient, with_clients
+) -> None:
+    gullible = verifier("gullible", verdict_json(True, 0.99, "30"))
+    with_clients(solving("30", "18 - 6 = 12", "12 × 2 = 24", "12 + 24 = 30"), gullible)
+    response = await client.post("/v1/scans", json={"text": APPLES})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["final_answer"] == "30"
+    assert body["verification_status"] == "caution"
+    assert body["caution_reason"]["code"] == "failed_verification"
+    detail = (await client.get(f"/v1/solutions/{body['solution_id']}")).json()
+    rejected = [v for v in detail["verifications"] if v["verifier_id"] == "symbolic:solution_steps"]
+    assert rejected and rejected[0]["verdict"] == "reject"
+    assert "step 3" in rejected[0]["rationale"] and "12 + 24 = 30" in rejected[0]["rationale"]
+
+
+async def test_right_steps_leave_the_verifier_to_decide(
+    client: httpx.AsyncClient, with_clients
+) -> None:
+    gullible = verifier("gullible", verdict_json(True, 0.99, "36"))
+    with_clients(solving("36", "18 - 6 = 12", "12 × 2 = 24", "12 + 24 = 36"), gullible)
+    body = (await client.post("/v1/scans", json={"text": APPLES})).json()
+    assert (body["final_answer"], body["verification_status"]) == ("36", "verified")
