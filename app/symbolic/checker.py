@@ -359,7 +359,8 @@ def _check_expression(problem: MathProblem, candidate: str, expected: str | None
     if not value.free_symbols <= problem.expression.free_symbols:
         raise ParseError("a letter the problem does not have")
     if not expression_equivalent(value, problem.expression):
-        return CheckResult("reject", "equivalence", f"not equal to {expected}", expected)
+        given = expected if expected is not None else "the expression given"
+        return CheckResult("reject", "equivalence", f"not equal to {given}", expected)
     if numbers_uncombined(value) or factor_left_to_cancel(value):
         # "x(2 + 3)" for "Simplify 2x + 3x", "(x - 1)(x + 1)/(x - 1)": the work is left undone
         return CheckResult("abstain", "none", _NOT_WORKED_OUT, expected, conclusive=True)

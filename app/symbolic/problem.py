@@ -126,8 +126,23 @@ def _prepare(text: str) -> tuple[str, str | None]:
         if re.search(r"=\s*[^\s?]", text):
             raise ParseError("'3 x 4' next to an equation: a product or the unknown x?")
         text = _TIMES_X.sub(" * ", text)
+    if form is None and not percent and _only_percents_added(text):
+        form = "percent"  # "15% + 5%": 20%, as the question writes its numbers
     form = "percent_number" if percent else form
     return space_products(expand_mixed_numbers(text)), form  # again: "3 1/2 %" above
+
+
+_PERCENT_TERM = r"\d+(?:\.\d+)?\s*%"
+_PERCENTS_ADDED = re.compile(rf"{_PERCENT_TERM}(?:\s*[-+]\s*{_PERCENT_TERM})+")
+
+
+def _only_percents_added(text: str) -> bool:
+    """Is the text's only arithmetic a sum or difference of percents ("What is 15% + 5%?")?"""
+    found = _PERCENTS_ADDED.search(text)
+    if found is None:
+        return False
+    rest = text[: found.start()] + text[found.end() :]
+    return not re.search(r"\d|%", rest)
 
 
 # "a" before a noun is the article ("Is x = 4 a solution of …"), not the unknown a; before a

@@ -100,3 +100,30 @@ def test_a_percent_typed_full_width_is_read_as_a_percent(
     assert verdict(problem, right) == "approve"
     assert verdict(problem, right.replace("％", "%")) == "approve"
     assert verdict(problem, wrong) == "reject"
+
+
+# ---------------------------------------------------- F4: percents added are a percent
+
+
+@pytest.mark.parametrize(
+    ("problem", "right", "wrong"),
+    [
+        ("What is 15% + 5%?", "20%", "25%"),
+        ("15% + 5% = ?", "20％", "0.25"),
+        ("What is 30% - 12%?", "18%", "0.12"),
+        ("计算：15% + 5%", "20%", "2%"),
+    ],
+)
+def test_a_sum_of_percents_is_answered_and_checked_as_a_percent(
+    problem: str, right: str, wrong: str
+) -> None:
+    """'What is 15% + 5%?' was answered 0.2, and 20% was called 'not worked out'."""
+    assert check_answer(problem, right).verdict == "approve"
+    assert check_answer(problem, wrong).verdict == "reject"
+    # the same value written otherwise is not judged, and is never "not worked out"
+    other = check_answer(problem, "0.2" if "15%" in problem else "0.18")
+    assert other.verdict == "abstain" and "worked out" not in other.detail
+
+
+def test_a_rejected_factorisation_names_no_missing_value() -> None:
+    assert "None" not in check_answer("Factor x^2 + 4", "(x+2)(x-2)").detail
