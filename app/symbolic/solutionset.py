@@ -162,10 +162,19 @@ def _propose_single(problem: MathProblem, residual: sp.Expr, x: sp.Symbol) -> Pr
     if found == domain and domain == sp.S.Reals:
         return "all", [], False, False
     if isinstance(found, sp.FiniteSet):
-        return "finite", list(found), False, False
+        return "finite", [_rational_if_it_is(v) for v in found], False, False
     if found is sp.S.EmptySet:
         return "finite", [], False, False
     return None  # ImageSet, ConditionSet, intervals: not a set we can verify point by point
+
+
+def _rational_if_it_is(value: sp.Expr) -> sp.Expr:
+    """log(2)/log(4) (solveset's root of 4^x = 2) is 1/2: an answer a student can check. Each
+    value is verified by substitution after this, as every proposal is."""
+    if not value.has(sp.log):
+        return value
+    tidy = sp.simplify(sp.expand_log(value, force=True))
+    return tidy if tidy.is_Rational else value
 
 
 def solve_problem_set(problem: MathProblem) -> SolutionSet | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from app.symbolic.checker import check_answer
+from app.symbolic.solver import solve_text
 
 
 def verdict(problem: str, answer: str) -> str:
@@ -127,3 +128,19 @@ def test_a_sum_of_percents_is_answered_and_checked_as_a_percent(
 
 def test_a_rejected_factorisation_names_no_missing_value() -> None:
     assert "None" not in check_answer("Factor x^2 + 4", "(x+2)(x-2)").detail
+
+
+# ---------------------------------------------------- F5: a logarithm that is a fraction
+
+
+@pytest.mark.parametrize(
+    ("problem", "root"), [("Solve 4^x = 2", "x = 1/2"), ("Solve 8^x = 2", "x = 1/3")]
+)
+def test_an_exponential_equations_rational_root_is_shown_and_approved(
+    problem: str, root: str
+) -> None:
+    """Was answered log(2)/log(4), unverified."""
+    assert check_answer(problem, root).verdict == "approve"
+    assert check_answer(problem, "x = 2").verdict == "reject"
+    solved = solve_text(problem)
+    assert solved is not None and solved.final_answer == root
