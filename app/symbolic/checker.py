@@ -275,9 +275,10 @@ def _check_value(
         return CheckResult("approve", "evaluation", "the answer equals the exact value", expected)
     if close is None:
         return CheckResult("abstain", "none", _ROUNDED_UNASKED, expected)
-    return CheckResult(
-        "reject", "evaluation", f"the exact value is {format_value(exact)}", expected
-    )
+    why = f"the exact value is {format_value(exact)}"
+    if rounding.places is not None and expected is not None:
+        why += f", {expected} rounded as asked"  # "Round 2.45 to the nearest tenth": 2.5
+    return CheckResult("reject", "evaluation", why, expected)
 
 
 _YES = re.compile(r"^(?:yes|yes,? it is|true|correct|是|是的|是它的解|对)[.!。]?$", re.IGNORECASE)

@@ -144,3 +144,9 @@ def test_an_exponential_equations_rational_root_is_shown_and_approved(
     assert check_answer(problem, "x = 2").verdict == "reject"
     solved = solve_text(problem)
     assert solved is not None and solved.final_answer == root
+
+
+def test_a_wrong_rounding_is_told_the_rounding_asked() -> None:
+    """'the exact value is 49/20' alone did not say what was asked (2.5)."""
+    result = check_answer("Round 2.45 to the nearest tenth", "2.4")
+    assert result.verdict == "reject" and "2.5 rounded as asked" in result.detail
