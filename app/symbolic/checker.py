@@ -397,8 +397,34 @@ def _check_inequality(problem: MathProblem, candidate: str, expected: str | None
     same = same_set(answer, truth)
     if same is None:
         return CheckResult("abstain", "none", "the sets could not be compared", expected)
+    if same and not _solved_for(clean(candidate), x.name):
+        # "2x - 1 > 3" copied back, or "2x > 4": the same set, the work not done
+        return CheckResult("abstain", "none", _NOT_WORKED_OUT, expected, conclusive=True)
     verdict = "approve" if same else "reject"
     return CheckResult(verdict, "evaluation", "the solution set, compared as a set", expected)
+
+
+_RELATION_SIGN = r"(?:<=|>=|<|>|≤|≥|=)"
+_JOINED = re.compile(r"\s*(?:,|;|\bor\b|\band\b|或|且|或者)\s*", re.IGNORECASE)
+
+
+def _solved_for(text: str, name: str) -> bool:
+    """Is every relation in the answer the unknown alone against a worked-out number (x > 2,
+    -3 ≤ x < 5, x < 1 or x > 4; not 2x > 4 nor x > 4 ÷ 2)? An interval or a set without the
+    letter is a solved form too."""
+    letter = re.compile(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])")
+    if not letter.search(text):
+        return True
+    for part in _JOINED.split(text.strip().rstrip(".")):
+        if not part.strip() or re.match(rf"\s*{re.escape(name)}\s*(?:∈|\bin\b)", part):
+            continue
+        pieces = [p.strip() for p in re.split(_RELATION_SIGN, part)]
+        bounds = [p for p in pieces if p != name]
+        if len(bounds) != len(pieces) - 1 or not bounds:
+            return False
+        if any(letter.search(b) or not worked_out(b) for b in bounds):
+            return False
+    return True
 
 
 def _check_quantity(
@@ -450,10 +476,11 @@ def _check_form(
         hundredfold = _check_value(100 * exact, candidate, expected, None, units, rounding)
         if hundredfold.verdict != "reject":
             return CheckResult("abstain", "none", "the percent without its sign", expected)
+    if form == "simplest" and (result.verdict == "approve" or result.conclusive):
+        # "4/2" for "Simplify 8/4": a division left is the value not simplified
+        return _check_simplest(exact, candidate, expected, result)
     if result.verdict != "approve":
         return result
-    if form == "simplest":
-        return _check_simplest(exact, candidate, expected, result)
     repeating = exact.is_Rational and not terminating_decimal(exact)
     if form == "decimal" and repeating and _REPEATING_WRITTEN.search(candidate):
         return result  # 0.333..., 0.\overline{3}, 0.3̇, 0.(3): 1/3 written as a decimal

@@ -46,7 +46,8 @@ _NOT_GIVEN = re.compile(
     re.IGNORECASE,
 )
 _LEAD = re.compile(
-    r"(?:\bsolve(?:\s+for\s+[a-z])?|\bgiven|\bsatisf(?:y|ies)|\bequation|解方程|方程|已知)"
+    r"(?:\bsolve(?:\s+for\s+[a-z])?|\bgiven|\bsatisf(?:y|ies)|\bsuch\s+that|\bequation|解方程|方程"
+    r"|已知|满足)"
     r"\s*[:：,]?\s*$|^\s*$",
     re.IGNORECASE,
 )

@@ -454,8 +454,9 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
             return False  # "if 2 + 2 = 5, …": supposed, not claimed
         if step < 0 and index > 0 and tokens[index - 1].kind in ("num", "op"):
             # 1 hour 20 minutes = …, Week 1 + Week 2 = …, 25 classmates + his 1 teacher + …:
-            # the quantity goes on to the left, through words
-            return False
+            # the quantity goes on to the left, through words; "15 - 3 = 12 so 12 + 8 = 19"
+            # is a second claim
+            return word in _THEN and _ends_a_claim(tokens, index - 1)
         return word not in VALUE_WORDS and not _CJK_VALUE.search(word)
     if token.kind == "punct":
         beyond = tokens[index + step] if 0 <= index + step < len(tokens) else None
@@ -466,10 +467,24 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
             return False
         if token.text == "?" and step > 0:
             return False  # "Is 3 × 7 = 20?": a question, not a claim
-        if token.text == "," and step < 0:
+        if token.text in (",", "，") and step < 0:
             beyond = tokens[index - 1] if index > 0 else None
-            return beyond is None or beyond.kind not in ("num", "rp", "pct")
+            # "1, 2 = …" lists numbers; "15 - 3 = 12, 12 + 8 = 19" is two claims
+            listed = beyond is not None and beyond.kind in ("num", "rp", "pct")
+            return not listed or _ends_a_claim(tokens, index - 1)
         return True
+    return False
+
+
+_THEN = frozenset({"so", "then", "thus", "hence", "therefore", "and"})
+
+
+def _ends_a_claim(tokens: list[Token], index: int) -> bool:
+    """Does tokens[index] end a run of math with an equals sign in it (… = 12)?"""
+    while index >= 0 and tokens[index].kind in _MATH:
+        if tokens[index].kind in ("eq", "approx"):
+            return True
+        index -= 1
     return False
 
 
@@ -625,6 +640,29 @@ def _round_number(exact: Fraction, literal: Token) -> bool:
     return int(digits) in candidates | {math.floor(scaled)}
 
 
+def _measures_multiplied(side: _Side) -> bool:
+    """30 cm × 20 cm, 5米 × 5米: a product of two measures, whose unit the numbers alone do
+    not carry (600 cm², not 600 cm nor 600 dm²). Counts (5 boxes × 12 pencils), a measure
+    per time (6 miles/day) and a conversion (15 minutes × 1 hour / 60 minutes) are not."""
+    if any(t.kind == "op" and t.text != "*" for t in side.quantities):
+        return False
+    measured: list[bool] = []  # one entry a quantity: does a measure's unit follow it?
+    for token in side.quantities:
+        if token.kind == "num":
+            measured.append(False)
+        elif token.kind == "unit" and measured and _is_measure(token.text):
+            measured[-1] = True
+    return sum(measured) > 1
+
+
+def _is_measure(spelling: str) -> bool:
+    try:
+        unit_name(spelling)
+    except KeyError:
+        return False
+    return True
+
+
 def _has_decimal(side: _Side) -> bool:
     """A decimal among the side's numbers: it may be a rounded value carried on."""
     return any(t.kind == "num" and "." in t.text for t in side.tokens)
@@ -634,6 +672,8 @@ def _judge_pair(
     left: _Side, right: _Side, separator: str, context: Context
 ) -> tuple[Verdict, str] | None:
     """ok / wrong / unchecked for `left = right`; None when a side is not arithmetic."""
+    if _measures_multiplied(left) or _measures_multiplied(right):
+        return "unchecked", "two measures multiplied (cm × cm): its unit is a square or a cube"
     converted = _judge_converted(left, right, separator, context)
     if converted is not None:
         return converted

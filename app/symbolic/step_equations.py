@@ -114,9 +114,25 @@ def strip_lead(plain: str) -> str:
         plain = stripped
 
 
+# An equation's number written after it: "2x = 8 (2)", "3x = −12（2）", "x = 4 ③".
+_LABEL_AFTER = re.compile(r"(\s+\(\s*\d{1,2}\s*\)|\s*（\s*\d{1,2}\s*）|\s*[①-⑳])\s*[.。]?\s*$")
+_PRODUCT_OR_LABEL = re.compile(r"[\w)]\(\s*\d{1,2}\s*\)\s*[.。]?\s*$")
+
+
+def without_label(text: str) -> str | None:
+    """The line without the equation number written after it; None when a closing "(2)" may
+    be a label or a factor ("x = 3(2)")."""
+    if _PRODUCT_OR_LABEL.search(text):
+        return None
+    return _LABEL_AFTER.sub("", text)
+
+
 def read_equation(text: str) -> Equation | None:
     """The step as one polynomial equation in one unknown, or None."""
-    plain = to_plain(text).strip()
+    unlabelled = without_label(text)
+    if unlabelled is None:
+        return None
+    plain = to_plain(unlabelled).strip()
     if _REPEATING.search(plain):
         return None  # 0.333... is 1/3, not 0.333: x = 0.333..., 10x = 3.333..., 9x = 3
     plain = strip_lead(plain.rstrip(" .,;"))

@@ -25,6 +25,7 @@ from app.symbolic.step_equations import (
     LineVerdict,
     polynomial_unknown,
     strip_lead,
+    without_label,
 )
 from app.symbolic.step_text import to_plain
 
@@ -54,7 +55,11 @@ def _ray(lhs_text: str, relation: str, rhs_text: str) -> tuple[sp.Symbol, sp.Set
 
 def read_inequality(text: str) -> tuple[str, sp.Symbol, sp.Set] | None:
     """The step as one linear inequality in one unknown: (its text, the unknown, its ray)."""
-    plain = strip_lead(to_plain(text).strip().rstrip(" .,;").replace("≤", "<=").replace("≥", ">="))
+    unlabelled = without_label(text)
+    if unlabelled is None:
+        return None
+    plain = to_plain(unlabelled).strip().rstrip(" .,;").replace("≤", "<=").replace("≥", ">=")
+    plain = strip_lead(plain)
     match = _INEQUALITY.fullmatch(plain)
     if match is None:
         return None

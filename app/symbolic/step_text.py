@@ -237,3 +237,25 @@ def tokenize(plain: str) -> list[Token]:
             tokens.append(Token(kind, value, m.start(), m.end()))
         pos = m.end()
     return tokens
+
+
+_ENVIRONMENT = re.compile(
+    r"\\(?:begin|end)\{(?:aligned|align\*?|gather\*?|array|split|cases)\}(?:\{[^}]*\})?"
+)
+
+
+def latex_rows(latex: str) -> list[str]:
+    r"""An aligned block's rows, one a line, alignment marks gone: a row that goes on from the
+    one before (`&= 19`) is joined to it, so `12 + 8 &= 20 \\ &= 19` reads `12 + 8 = 20 = 19`.
+    Anything else is one row."""
+    body = _ENVIRONMENT.sub(" ", latex)
+    rows: list[str] = []
+    for row in re.split(r"\\\\", body):
+        row = row.replace("&", " ").strip()
+        if not row:
+            continue
+        if rows and (row[0] in "=<>≤≥" or row.startswith(("\\le", "\\ge", "\\approx"))):
+            rows[-1] = f"{rows[-1]} {row}"
+        else:
+            rows.append(row)
+    return rows

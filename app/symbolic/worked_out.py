@@ -9,8 +9,10 @@ irrational (log_2(3)). Two numbers multiplied or added (7 × 8, 2 - 5/12, 15% ×
 root of a number that has an exact value (2^10, √16), a factorial: not worked out. A power of
 ten too long to write out (10^999, 3 × 10^20) is a final form.
 
-The check reads the parser's unevaluated tree, where "3/4" is already one number; it never
-approves on its own, it only keeps an equal value from being approved.
+The check reads the parser's unevaluated tree, where "3/4" is already one number — and so is
+"144/12": a whole number over a whole number is read from the text (one that divides out is a
+division left to do). It never approves on its own, it only keeps an equal value from
+being approved.
 """
 
 from __future__ import annotations
@@ -34,10 +36,22 @@ def worked_out(text: str) -> bool:
     """`text`: one value as the checker reads it (cleaned, unit and currency gone). False also
     when it cannot be read: the caller has read it already, so that does not happen."""
     plain = _MIXED.sub(lambda m: f"({int(m[1]) * int(m[3]) + int(m[2])}/{m[3]})", text)
+    if any(_division_left(int(m[1]), int(m[2])) for m in _WHOLE_OVER_WHOLE.finditer(plain)):
+        return False  # the parser makes "144 / 12" the number 12 before the tree is read
     try:
         return _settled(parse_expression(plain))
     except (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         return False
+
+
+_WHOLE_OVER_WHOLE = re.compile(r"(?<![\d.])(\d+)\s*/\s*(\d+)(?![\d.])")
+
+
+def _division_left(numerator: int, denominator: int) -> bool:
+    """144 / 12, 12 / 3, 5 / 1: a division still to carry out, as written, to a whole number
+    (3/4 and 19/12 are final; 6/8 is a fraction, whether it must be simplest is the
+    question's: "Simplify 6/8")."""
+    return denominator <= 1 or numerator % denominator == 0
 
 
 def _settled(expr: sp.Expr) -> bool:

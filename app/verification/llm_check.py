@@ -10,8 +10,10 @@ or abstain, never approve.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from decimal import Decimal
 
 from app.llm.base import ModelClient
 from app.llm.errors import ProviderError
@@ -32,7 +34,26 @@ Equivalence = Callable[[str, str], Awaitable[bool | None]]
 _NO_ANSWER = {"", "none", "null", "n/a", "unknown"}
 
 
+_PLAIN_NUMBER = re.compile(r"\s*\$?\s*(-?\d+(?:\.(\d+))?)\s*(%?)\s*")
+
+
+def rounded_from(unrounded: str | None, candidate: str) -> bool:
+    """Is `candidate` a plain number that `unrounded` (with more decimals) rounds to at the
+    candidate's places, same sign and same percent sign (84.33 → 84, 66.67% → 66.7%)?"""
+    a = _PLAIN_NUMBER.fullmatch(unrounded or "")
+    b = _PLAIN_NUMBER.fullmatch(candidate)
+    if a is None or b is None or a[3] != b[3]:
+        return False
+    places = len(b[2] or "")
+    if len(a[2] or "") <= places:
+        return False
+    half = Decimal(1).scaleb(-places) / 2
+    return abs(Decimal(a[1]) - Decimal(b[1])) <= half
+
+
 async def _agrees(equivalent: Equivalence, independent: str, candidate: str) -> bool | None:
+    if " ".join(independent.split()) == " ".join(candidate.split()):
+        return True  # "20个" and "20个": the same text, whatever a reader makes of it
     try:
         return await equivalent(independent, candidate)
     except Exception:  # a sandbox timeout or crash: the comparison is unknown, not a pass
@@ -97,6 +118,9 @@ async def llm_verdict(
     said += f" {independent!r}" if independent is not None else " none"
     if equivalent is not None and candidate is not None:
         agrees = None if independent is None else await _agrees(equivalent, independent, candidate)
+        if agrees is False and is_correct and rounded_from(independent, candidate):
+            # 84.33 said right for 84 ("to the nearest whole number"): the same value, rounded
+            return verdict("abstain", None, f"{said}; it differs from {candidate!r} by rounding")
         if agrees is False:  # its own work contradicts the candidate: a rejection
             # Score is P(answer correct). Having claimed "correct", its confidence is in a
             # claim its own work refutes: a coin flip, a rejection nobody should call sure.

@@ -67,13 +67,13 @@ async def first_false_step(
     """The first step the symbolic step checks prove false (a proof: sound first, so a
     rounding, a loose percent or prose is never one), as a rejection of the solution."""
     findings = await check_steps(sandbox, problem, list(steps))
-    for index, finding in enumerate(findings):
+    for finding in findings:
         if finding.verdict == "wrong":
             verdict = symbolic_verdict(finding)
             return replace(
                 verdict,
                 verifier_id="symbolic:solution_steps",
-                rationale=f"step {index + 1} of the solution is false ({verdict.rationale})",
+                rationale=f"a step of the solution is false ({verdict.rationale})",
             )
     return None
 

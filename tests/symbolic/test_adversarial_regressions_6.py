@@ -14,6 +14,7 @@ import pytest
 
 from app.symbolic.checker import check_answer
 from app.symbolic.solver import solve_text
+from app.symbolic.steps import check_step_list
 
 
 def verdict(problem: str, answer: str) -> str:
@@ -150,3 +151,109 @@ def test_a_wrong_rounding_is_told_the_rounding_asked() -> None:
     """'the exact value is 49/20' alone did not say what was asked (2.5)."""
     result = check_answer("Round 2.45 to the nearest tenth", "2.4")
     assert result.verdict == "reject" and "2.5 rounded as asked" in result.detail
+
+
+# ---------------------------------------------------- F6: a second claim after "," or "so"
+
+
+MING = "Ming has 15 apples. He eats 3 and then buys 8 more. How many apples does he have now?"
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "15 - 3 = 12, 12 + 8 = 19",
+        "15 - 3 = 12,12 + 8 = 19",
+        "15 - 3 = 12 so 12 + 8 = 19",
+        "15-3=12，12+8=19",
+        "3 + 3 = 6, 2 + 2 = 5",
+    ],
+)
+def test_a_false_claim_after_a_comma_or_so_is_wrong(step: str) -> None:
+    """The second claim was dropped as if '12, 12' listed numbers, and the step was `ok`."""
+    (finding,) = check_step_list(MING, [step])
+    assert finding.verdict == "wrong"
+    assert (
+        check_step_list(MING, [step.replace("19", "20").replace("= 5", "= 4")])[0].verdict == "ok"
+    )
+
+
+# ---------------------------------------------------- F7: an equation's number after it
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps"),
+    [
+        ("Solve 2x + 3 = 11", ["2x + 3 = 11 (1)", "2x = 8 (2)", "x = 4 (3)"]),
+        ("解方程：5x + 3 = 2x − 9", ["5x − 2x = −9 − 3（1）", "3x = −12（2）", "x = −4（3）"]),
+        ("Solve 2x + 3 = 11", ["2x = 8 ②", "x = 4 ③"]),
+    ],
+)
+def test_an_equation_number_after_a_right_line_is_not_a_factor(
+    problem: str, steps: list[str]
+) -> None:
+    """'2x = 8 (2)' was read as 2x = 16 and a right step called wrong."""
+    assert [f.verdict for f in check_step_list(problem, steps)] == ["ok"] * len(steps)
+
+
+def test_a_closing_number_that_may_be_a_factor_is_not_judged() -> None:
+    assert check_step_list("Solve 2x + 3 = 11", ["2x = 8(2)"])[0].verdict == "unchecked"
+
+
+# ---------------------------------------------------- F8: work left undone is not correct
+
+
+@pytest.mark.parametrize(
+    ("problem", "undone", "done"),
+    [
+        ("Solve 2x - 1 > 3", "2x - 1 > 3", "x > 2"),  # the problem copied back
+        ("Solve 2x - 1 > 3", "2x > 4", "2 < x"),
+        ("Solve 2x - 1 > 3", "x > 4 ÷ 2", "(2, ∞)"),
+        ("解不等式：3 − 2x ≤ 9", "−2x ≤ 6", "x ≥ -3"),
+        ("Solve x^2 - 5x + 6 < 0", "(x-2)(x-3) < 0", "2 < x < 3"),
+        ("Solve x^2 < 9", "x^2 < 9", "-3 < x < 3"),
+        ("144 ÷ 12 = ?", "144 ÷ 12", "12"),
+        ("12 ÷ 3 = ?", "36 ÷ 9", "4"),
+        ("What is 3/4 of 60?", "180 ÷ 4", "45"),
+        ("Solve 7x = 91", "x = 91 ÷ 7", "x = 13"),
+        ("What is 1/2 + 3/2?", "4/2", "2"),
+    ],
+)
+def test_an_answer_with_its_work_left_undone_is_never_correct(
+    problem: str, undone: str, done: str
+) -> None:
+    """Each was `correct` (and, with steps, `expected` then showed the worked-out answer)."""
+    result = check_answer(problem, undone)
+    assert result.verdict == "abstain" and result.conclusive
+    assert check_answer(problem, done).verdict == "approve"
+
+
+def test_such_that_states_the_equation_given() -> None:
+    problem = "Lily thinks of a number x such that 3x - 7 = 2x + 5. Find x."
+    result = check_answer(problem, "x = -2")
+    assert (result.verdict, result.method) == ("reject", "substitution")
+    assert verdict(problem, "x = 12") in ("approve", "abstain")
+
+
+# ---------------------------------------------------- F9: two measures multiplied
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "30厘米 × 20厘米 = 600平方分米",  # 600 cm² is 6 dm²
+        "Area = 6 cm × 4 cm = 24 cm",
+        "5米 × 5米 = 25米",
+        "6千克 × 2千克 = 12千克",
+    ],
+)
+def test_a_product_of_two_measures_is_not_confirmed_by_its_numbers(step: str) -> None:
+    """Each was `ok` (600 = 600) whatever unit the result was given."""
+    assert check_step_list("", [step])[0].verdict == "unchecked"
+
+
+@pytest.mark.parametrize(
+    "step", ["5 boxes × 12 pencils = 60 pencils", "3米 × 4 = 12米", "3 km = 3000 m"]
+)
+def test_counts_and_one_measure_are_still_checked(step: str) -> None:
+    assert check_step_list("", [step])[0].verdict == "ok"

@@ -340,7 +340,7 @@ def test_false_beyond_doubt_is_still_flagged(problem: str, step: str) -> None:
         ("He has 18 - 6 = 12 apples left.", False),
         ("The slope is \\(\\frac{2}{2} = 1\\), so steeper lines miss the square.", False),
         ("Step 1: 5 + 3 = 8", True),  # a step number, as "1. 5 + 3 = 8"
-        ("3 + 4 = 7, 7 × 2 = 14", False),  # the second calculation is not read
+        ("3 + 4 = 7, 7 × 2 = 14", True),  # two claims, both read (the second was not)
     ],
 )
 def test_a_line_of_nothing_but_calculations(step: str, alone: bool) -> None:

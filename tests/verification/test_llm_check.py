@@ -79,7 +79,7 @@ async def test_an_uncomparable_answer_cannot_approve(server) -> None:
     async def unknown(_a: str, _b: str) -> None:  # the sandbox's "cannot tell"
         return None
 
-    server.then(Reply(verdict_json(True, 1.0, "86")))
+    server.then(Reply(verdict_json(True, 1.0, "86.0")))  # the same text agrees (below)
     verdict = await llm_verdict(
         sdk_verifier(server), MESSAGES, timeout=5, candidate="86", equivalent=unknown
     )
@@ -168,3 +168,25 @@ async def test_bundled_tiny_verifier_cannot_verify(graph, sandbox, verify_settin
     state = await run_pipeline(graph, ctx, SolveState(problem_text=WORD_PROBLEM))
     assert state.provider == "right_model"
     assert state.verification_status == "unverified"
+
+
+async def test_the_same_answer_text_agrees_where_no_reader_can_compare_it() -> None:
+    """'20个' against '20个' was 'could not be compared', so a right answer stayed
+    unverified (an independent tester's finding)."""
+    from app.verification.llm_check import _agrees
+
+    async def unreadable(a: str, b: str) -> bool | None:
+        return None
+
+    assert await _agrees(unreadable, "20个", " 20个 ") is True
+    assert await _agrees(unreadable, "20个", "21个") is None
+
+
+@pytest.mark.parametrize(("said", "candidate"), [("84.33", "84"), ("66.67%", "66.7%")])
+async def test_an_approval_whose_answer_differs_only_by_rounding_is_no_rejection(
+    server, sandbox, said: str, candidate: str
+) -> None:
+    """A right rounded answer ('to the nearest whole number') was shown as caution: the
+    verifier said it was right but wrote its value unrounded (an independent tester)."""
+    verdict = await verdict_for(server, sandbox, verdict_json(True, 0.9, said), candidate)
+    assert verdict.verdict == "abstain" and "by rounding" in verdict.rationale

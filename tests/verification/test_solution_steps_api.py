@@ -5,7 +5,10 @@ tried); right steps change nothing. Scans use scripted providers through the HTT
 
 from __future__ import annotations
 
+import json
+
 import httpx
+import pytest
 
 from tests.fixtures.providers import solution_json, verdict_json, verifier
 from tests.fixtures.scripted import ScriptedClient
@@ -18,6 +21,14 @@ APPLES = (
 
 def solving(answer: str, *steps: str) -> ScriptedClient:
     return ScriptedClient("m1", [solution_json(answer, *steps)], capabilities=frozenset({"solve"}))
+
+
+def solving_latex(answer: str, *steps: tuple[str, str]) -> ScriptedClient:
+    reply = {
+        "steps": [{"description": d, "latex": latex} for d, latex in steps],
+        "final_answer": answer,
+    }
+    return ScriptedClient("m1", [json.dumps(reply)], capabilities=frozenset({"solve"}))
 
 
 async def test_a_solution_with_a_false_step_is_not_verified(
@@ -34,7 +45,7 @@ async def test_a_solution_with_a_false_step_is_not_verified(
     detail = (await client.get(f"/v1/solutions/{body['solution_id']}")).json()
     rejected = [v for v in detail["verifications"] if v["verifier_id"] == "symbolic:solution_steps"]
     assert rejected and rejected[0]["verdict"] == "reject"
-    assert "step 3" in rejected[0]["rationale"] and "12 + 24 = 30" in rejected[0]["rationale"]
+    assert "12 + 24 = 30" in rejected[0]["rationale"]
 
 
 async def test_right_steps_leave_the_verifier_to_decide(
@@ -44,3 +55,22 @@ async def test_right_steps_leave_the_verifier_to_decide(
     with_clients(solving("36", "18 - 6 = 12", "12 × 2 = 24", "12 + 24 = 36"), gullible)
     body = (await client.post("/v1/scans", json={"text": APPLES})).json()
     assert (body["final_answer"], body["verification_status"]) == ("36", "verified")
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # the false claim is in the description the student reads, not in the LaTeX
+        (("Then 12 + 24 = 30 apples.", "12 \\times 2 = 24"),),
+        # an aligned block, a row going on from the one before
+        (("Add them up", "\\begin{aligned} 18 - 6 &= 12 \\\\ 12 + 24 &= 30 \\end{aligned}"),),
+        (("Total", "\\text{apples} &= 12 + 24 \\\\ &= 30"),),
+    ],
+)
+async def test_a_false_step_in_a_description_or_an_aligned_block_is_seen(
+    client: httpx.AsyncClient, with_clients, steps: tuple[tuple[str, str], ...]
+) -> None:
+    gullible = verifier("gullible", verdict_json(True, 0.99, "30"))
+    with_clients(solving_latex("30", *steps), gullible)
+    body = (await client.post("/v1/scans", json={"text": APPLES})).json()
+    assert (body["final_answer"], body["verification_status"]) == ("30", "caution")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from app.llm.outputs import SolveStep as Step
 from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
 from app.pipeline.evidence import (
@@ -19,6 +21,7 @@ from app.pipeline.routing import next_after_verify
 from app.pipeline.self_consistency import Sampler
 from app.pipeline.state import AttemptRecord, SolveState
 from app.pipeline.verification_stages import validation_stages
+from app.symbolic.step_text import latex_rows
 from app.verification.calibration import verdict_signals
 from app.verification.validator import Stage, validate
 from app.verification.verdict import Verdict
@@ -156,8 +159,19 @@ def _stages(ctx: PipelineContext, state: SolveState, verifier: str | None) -> li
         verifier=verifier,
         steps=steps_summary(state),
         language=state.language,
-        shown_steps=[s.latex or s.description for s in state.solution.steps],
+        shown_steps=shown_steps(state.solution.steps),
     )
+
+
+def shown_steps(steps: Sequence[Step]) -> list[str]:
+    """What the student is shown, line by line: each step's description, and its LaTeX
+    where it says more (a false claim in either is one), an aligned block one line a row."""
+    lines: list[str] = []
+    for step in steps:
+        lines.append(step.description)
+        if step.latex and step.latex.strip() not in step.description:
+            lines += latex_rows(step.latex)
+    return lines
 
 
 def panel_decision(
