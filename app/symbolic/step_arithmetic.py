@@ -23,7 +23,7 @@ from fractions import Fraction
 from app.symbolic.evaluation import terminating_decimal
 from app.symbolic.normalize import ParseError
 from app.symbolic.step_text import Token, to_plain, tokenize
-from app.symbolic.step_units import read_sides, related_in, units_related_by
+from app.symbolic.step_units import read_sides, reads_as_unit, related_in, units_related_by
 from app.symbolic.units import UNITS, convert, unit_name
 
 Verdict = str  # ok | wrong | unchecked
@@ -650,17 +650,9 @@ def _measures_multiplied(side: _Side) -> bool:
     for token in side.quantities:
         if token.kind == "num":
             measured.append(False)
-        elif token.kind == "unit" and measured and _is_measure(token.text):
+        elif token.kind == "unit" and measured and reads_as_unit(token.text):
             measured[-1] = True
     return sum(measured) > 1
-
-
-def _is_measure(spelling: str) -> bool:
-    try:
-        unit_name(spelling)
-    except KeyError:
-        return False
-    return True
 
 
 def _has_decimal(side: _Side) -> bool:

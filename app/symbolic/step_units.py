@@ -114,7 +114,8 @@ def _unit_spelling(tokens: Sequence[Token]) -> str:
     return text
 
 
-def _reads(spelling: str) -> bool:
+def reads_as_unit(spelling: str) -> bool:
+    """A spelling of a measure's unit (cm, 厘米, hours); not a count (boxes, apples)."""
     try:
         unit_name(spelling)
     except KeyError:
@@ -138,7 +139,7 @@ def _parts(tokens: Sequence[Token]) -> tuple[_Part, ...] | None:
             i += 1
             continue
         spelling = _unit_spelling(tokens[i:unit_end])
-        value = _value_before(parts) if parts and _reads(spelling) else ()
+        value = _value_before(parts) if parts and reads_as_unit(spelling) else ()
         if not value:
             return None  # a unit not read, or one no number or parenthesis carries
         parts.append(_Quantity(value, spelling))
@@ -154,7 +155,7 @@ def _is_unit(tokens: Sequence[Token], i: int) -> bool:
     if t.kind != "var" or i == 0 or tokens[i - 1].kind not in ("num", "rp"):
         return False
     following = tokens[i + 1] if i + 1 < len(tokens) else None
-    return _reads(t.text) and (following is None or following.text != "^")
+    return reads_as_unit(t.text) and (following is None or following.text != "^")
 
 
 def _value_before(parts: list[_Part]) -> tuple[Token, ...]:
@@ -246,9 +247,9 @@ _STATED_QUANTITY = re.compile(
 def _spelled_unit(word: str) -> str | None:
     """The unit a word is, or begins with when written in Chinese (米对应 → 米)."""
     if word.isascii():
-        return word if _reads(word) else None
+        return word if reads_as_unit(word) else None
     for end in range(min(len(word), 4), 0, -1):
-        if _reads(word[:end]):
+        if reads_as_unit(word[:end]):
             return word[:end]
     return None
 
