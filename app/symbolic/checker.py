@@ -28,7 +28,7 @@ from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, normalize
-from app.symbolic.parsing import parse_expression
+from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
 from app.symbolic.questions import read_count
 from app.symbolic.rounding import round_half_up, significant_places, strip_approximate
@@ -413,13 +413,13 @@ def _solved_for(text: str, name: str) -> bool:
     -3 ≤ x < 5, x < 1 or x > 4; not 2x > 4 nor x > 4 ÷ 2)? An interval or a set without the
     letter is a solved form too."""
     letter = re.compile(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])")
-    if not letter.search(text):
-        return True
+    if not letter.search(text) or re.match(rf"\s*{re.escape(name)}\s*(?:∈|\bin\b)", text):
+        return True  # (2, ∞), x ∈ (2, ∞)
     for part in _JOINED.split(text.strip().rstrip(".")):
-        if not part.strip() or re.match(rf"\s*{re.escape(name)}\s*(?:∈|\bin\b)", part):
+        if not part.strip():
             continue
         pieces = [p.strip() for p in re.split(_RELATION_SIGN, part)]
-        bounds = [p for p in pieces if p != name]
+        bounds = [expand_mixed_numbers(p) for p in pieces if p != name]  # x > 1 1/3
         if len(bounds) != len(pieces) - 1 or not bounds:
             return False
         if any(letter.search(b) or not worked_out(b) for b in bounds):

@@ -118,6 +118,8 @@ class _Parser:
             right = self.expression(prec if op == "^" else prec + 1)
             if op == "/":
                 self.check_division(last_op, start)
+            if op == "/" and id(right) in self.percents:
+                raise ParseError("1/2%: half a percent, or 1 divided by 2%?")
             if op in "+-" and (id(left) in self.percents) != (id(right) in self.percents):
                 raise ParseError("200 - 10%: ten percent of what?")
             left, last_op = _combine(op, left, right), op

@@ -227,9 +227,33 @@ def _is_mention(run: str) -> bool:
 def extract_problem(text: str) -> MathProblem | None:
     """The math problem in `text`, or None when it is not one this reader is sure about."""
     try:
-        return _read(text)
+        problem = _read(text)
     except (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         return None
+    if problem is not None and not _angles_in_a_known_unit(problem, text):
+        return None
+    return problem
+
+
+_TRIGONOMETRIC = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc)
+_RADIANS = re.compile(r"π|(?<![a-z])pi\b|radians?|弧度", re.IGNORECASE)
+
+
+def _angles_in_a_known_unit(problem: MathProblem, text: str) -> bool:
+    """sin 30 or sin x = 1/2 with neither ° nor π: degrees or radians? In a K12 problem
+    usually degrees; read as radians, x = 30 would be refuted. Only angles written in degrees
+    (sin 30°: the parser turns them into multiples of π) or a problem stated in radians."""
+    if _RADIANS.search(text):
+        return True
+    parts: list[sp.Basic] = [*problem.equations]
+    parts += [side for c in problem.conditions for side in (c.lhs, c.rhs) if side is not None]
+    if problem.expression is not None:
+        parts.append(problem.expression)
+    for part in parts:
+        for angle in (a for f in part.atoms(*_TRIGONOMETRIC) for a in f.args):
+            if angle.free_symbols or not angle.has(sp.pi):
+                return False
+    return True
 
 
 # "5 +- 3", "10 +/- 2": ASCII for ± (answers read it so), or plus a negative? Not read either

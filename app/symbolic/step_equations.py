@@ -116,15 +116,17 @@ def strip_lead(plain: str) -> str:
 
 # An equation's number written after it: "2x = 8 (2)", "3x = −12（2）", "x = 4 ③".
 _LABEL_AFTER = re.compile(r"(\s+\(\s*\d{1,2}\s*\)|\s*（\s*\d{1,2}\s*）|\s*[①-⑳])\s*[.。]?\s*$")
-_PRODUCT_OR_LABEL = re.compile(r"[\w)]\(\s*\d{1,2}\s*\)\s*[.。]?\s*$")
+# A closing bracket that may be a note or a factor: "x = 3(2)", "2x = 8 (+3)", "x = 4 (÷2)".
+_NOTE_OR_FACTOR = re.compile(r"(?:[\w)]\(\s*\d{1,2}\s*\)|\s\([^()]*\)|（[^（）]*）)\s*[.。]?\s*$")
 
 
 def without_label(text: str) -> str | None:
-    """The line without the equation number written after it; None when a closing "(2)" may
-    be a label or a factor ("x = 3(2)")."""
-    if _PRODUCT_OR_LABEL.search(text):
+    """The line without the equation number written after it; None when what closes it is
+    a bracket that may be a note on the step or a factor ("2x = 8 (+3)", "x = 3(2)")."""
+    unlabelled = _LABEL_AFTER.sub("", text)
+    if _NOTE_OR_FACTOR.search(unlabelled):
         return None
-    return _LABEL_AFTER.sub("", text)
+    return unlabelled
 
 
 def read_equation(text: str) -> Equation | None:

@@ -257,3 +257,77 @@ def test_a_product_of_two_measures_is_not_confirmed_by_its_numbers(step: str) ->
 )
 def test_counts_and_one_measure_are_still_checked(step: str) -> None:
     assert check_step_list("", [step])[0].verdict == "ok"
+
+
+# ---------------------------------------------------- F10: angles without their unit
+
+
+@pytest.mark.parametrize(
+    ("problem", "right"),
+    [
+        ("Solve sin x = 1/2 for 0 < x < 90", "x = 30"),  # in degrees
+        ("Solve 2cos x = 1 for 0 ≤ x ≤ 90", "x = 60"),
+        ("Solve tan x = 1 for 0 < x < 90", "x = 45"),
+        ("Solve 2x = sin 30", "x = 1/4"),  # sin 30°
+        ("Solve x + tan 45 = 2", "x = 1"),
+    ],
+)
+def test_an_angle_in_no_stated_unit_is_not_read_in_radians(problem: str, right: str) -> None:
+    """Each right answer (in degrees) was `incorrect`: the angle was read in radians."""
+    assert verdict(problem, right) == "abstain"
+
+
+@pytest.mark.parametrize(
+    ("problem", "right", "wrong"),
+    [
+        ("Solve 2x = sin 30°", "x = 1/4", "x = 1"),
+        ("Solve sin x = 1/2 for 0 < x < pi/2", "x = pi/6", "x = pi/3"),
+    ],
+)
+def test_angles_in_a_stated_unit_are_still_read(problem: str, right: str, wrong: str) -> None:
+    assert verdict(problem, right) == "approve"
+    assert verdict(problem, wrong) == "reject"
+
+
+# ---------------------------------------------------- F11: a fraction of a percent
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("What is 1/2% + 1/2%?", "1%"),
+        ("What is 1/2% + 1/2%?", "100"),
+        ("What is 1/3% + 2/3%?", "100"),  # was `correct`: 1 ÷ (2/3)%
+        ("What is 1/2% × 2?", "100"),
+    ],
+)
+def test_a_fraction_before_a_percent_sign_is_not_read_as_a_division(
+    problem: str, answer: str
+) -> None:
+    assert verdict(problem, answer) == "abstain"
+
+
+# ---------------------------------------------------- F12: a note after a derivation line
+
+
+@pytest.mark.parametrize(
+    ("problem", "steps"),
+    [
+        ("Solve 2x - 3 = 5", ["2x - 3 = 5", "2x = 8 (+3)", "x = 4 (÷2)"]),
+        ("Solve 2x + 3 = 11", ["2x = 8 (-3)", "x = 4"]),
+        ("Solve 2x + 3 = 11", ["2x = 8（-3）", "x = 4"]),
+        ("Solve -2x > 6", ["x < -3 (-2)"]),
+    ],
+)
+def test_a_note_in_brackets_after_a_line_is_no_factor(problem: str, steps: list[str]) -> None:
+    """'2x = 8 (+3)' was read as 2x = 8·3 and a right step called wrong."""
+    assert "wrong" not in [f.verdict for f in check_step_list(problem, steps)]
+
+
+def test_a_factor_in_brackets_is_still_read() -> None:
+    steps = ["2x = 3(x - 1)", "2x = 3x - 3", "x = 3"]
+    assert [f.verdict for f in check_step_list("Solve 2x = 3(x - 1)", steps)] == ["ok"] * 3
+
+
+def test_set_membership_is_a_solved_form() -> None:
+    assert verdict("Solve 2x > 4", "x ∈ (2, ∞)") == "approve"
