@@ -785,6 +785,8 @@ def _judge_converted(
         return "unchecked", "an approximate conversion between metric and customary units"
     if related_in(read, context.related_units):
         return "unchecked", "the problem relates these units itself"
+    if read.across_calendar():
+        return "unchecked", "a day or a week may be a working one (a 40-hour week)"
     unit = read.unit
     return "wrong", f"{_show(a)} {unit} ≠ {_show(b)} {unit} after converting units"
 

@@ -239,18 +239,18 @@ def tokenize(plain: str) -> list[Token]:
     return tokens
 
 
-_ENVIRONMENT = re.compile(
-    r"\\(?:begin|end)\{(?:aligned|align\*?|gather\*?|array|split|cases)\}(?:\{[^}]*\})?"
-)
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\{[A-Za-z]+\*?\}(?:\{[^}]*\})*")
+_ROW_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]*\])?|\\newline\b")
+_LAYOUT = re.compile(r"\\(?:hline|nonumber|notag|qquad|quad)\b|\\color\{[^}]*\}")
 
 
 def latex_rows(latex: str) -> list[str]:
-    r"""An aligned block's rows, one a line, alignment marks gone: a row that goes on from the
-    one before (`&= 19`) is joined to it, so `12 + 8 &= 20 \\ &= 19` reads `12 + 8 = 20 = 19`.
-    Anything else is one row."""
-    body = _ENVIRONMENT.sub(" ", latex)
+    r"""An aligned block's rows, one a line, layout gone (environments, `&`, `\[4pt]`,
+    `\hline`, `\color{…}`): a row that goes on from the one before (`&= 19`) is joined to it,
+    so `12 + 8 &= 20 \ &= 19` reads `12 + 8 = 20 = 19`. Anything else is one row."""
+    body = _LAYOUT.sub(" ", _ENVIRONMENT.sub(" ", latex))
     rows: list[str] = []
-    for row in re.split(r"\\\\", body):
+    for row in _ROW_BREAK.split(body):
         row = row.replace("&", " ").strip()
         if not row:
             continue

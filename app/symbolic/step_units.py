@@ -21,6 +21,7 @@ from app.symbolic.units import convert, unit_name
 
 _CUSTOMARY = re.compile(r"inch|foot|yard|mile|pound|ounce|gallon|quart|pint|cup|spoon|acre")
 _METRIC = re.compile(r"meter|gram|liter|metric_ton|hectare")
+_CALENDAR = frozenset({"day", "week", "month", "year"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,13 @@ class QuantitySides:
         between them may be an approximation rather than a slip."""
         names = [unit_name(u) for side in (self.left, self.right) for u in _units(side)]
         return any(_CUSTOMARY.search(n) for n in names) and any(_METRIC.search(n) for n in names)
+
+    def across_calendar(self) -> bool:
+        """Does the claim convert a day, a week, a month or a year (2 weeks = 80 hours, 4
+        weeks = 20 days)? A working week or a school day makes such a claim true that the
+        calendar makes false."""
+        names = {unit_name(u) for side in (self.left, self.right) for u in _units(side)}
+        return len(names) > 1 and bool(names & _CALENDAR)
 
     def numbers_alone(self) -> tuple[tuple[Token, ...], ...] | None:
         """Both sides with their units dropped (None: a side writes one value in two units)."""

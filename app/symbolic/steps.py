@@ -25,8 +25,12 @@ MAX_STEP_CHARS = 4000
 _FAILURES = (ArithmeticError, ValueError, TypeError, RecursionError, AttributeError, IndexError)
 # Numerals in another base (4 + 3 = 12 in base 5) or residues (7 × 9 = 3 mod 10): a true
 # calculation there looks false in ordinary arithmetic, so none is flagged.
+# Another number system: "in base 5", "base-8", "(base 2)", a numeral's radix (1011_2), mod,
+# ≡, 进制. Not a triangle's base, "base price", nor a sequence's a_5.
 _OTHER_NUMBER_SYSTEM = re.compile(
-    r"\bbases?\b|进制|\bmod(?:ulo|ular)?\b|\\pmod|\\bmod|\\equiv|≡|congruen|余数|_\{?\d",
+    r"\bin\s+base\b|\bbase[-‐]\w+|\(\s*base\s+\d+\s*\)|\bbase\s+\d+\s+"
+    r"(?:numbers?|numerals?|system|representation|notation|digits?)\b|(?<![A-Za-z_])\d+_\{?\d"
+    r"|进制|\bmod(?:ulo|ular)?\b|\\pmod|\\bmod|\\equiv|≡|congruen|余数",
     re.IGNORECASE,
 )
 

@@ -14,6 +14,7 @@ import pytest
 
 from app.symbolic.checker import check_answer
 from app.symbolic.solver import solve_text
+from app.symbolic.step_text import latex_rows
 from app.symbolic.steps import check_step_list
 
 
@@ -331,3 +332,50 @@ def test_a_factor_in_brackets_is_still_read() -> None:
 
 def test_set_membership_is_a_solved_form() -> None:
     assert verdict("Solve 2x > 4", "x ∈ (2, ∞)") == "approve"
+
+
+# ---------------------------------------------------- F13: a model's solution, as shown
+
+
+BALLOONS = "Lou buys 12 red and 24 green balloons. How many balloons?"
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\begin{aligned} T &= 12 + 24 \\[4pt] &= 30 \end{aligned}",
+        r"\begin{gathered} 12 + 24 = 30 \end{gathered}",
+        r"\begin{eqnarray*} T &=& 12 + 24 \\ &=& 30 \end{eqnarray*}",
+        r"\begin{alignedat}{2} T &= 12 + 24 \\ &= 30 \end{alignedat}",
+        r"T = 12 + 24 \newline = 30",
+        r"T = 12 + 24 \nonumber \\ = 30",
+        r"T &= 12 + 24 \quad \text{(add)} \\ &= \color{red}{30}",
+    ],
+)
+def test_a_false_sum_in_any_aligned_layout_is_seen(latex: str) -> None:
+    """Each layout hid `12 + 24 = 30` from the solution's step check."""
+    rows = latex_rows(latex)
+    assert "wrong" in [f.verdict for f in check_step_list(BALLOONS, rows)], rows
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        ("A parallelogram has a base of 12 cm and a height of 7 cm. What is its area?",
+         "A = 12 \\times 7 = 94"),
+        ("An arithmetic sequence has a_1 = 3 and common difference 4. Find a_5.",
+         "3 + 4 × 4 = 20"),
+    ],
+)  # fmt: skip
+def test_a_base_or_a_subscript_is_no_other_number_system(problem: str, step: str) -> None:
+    """'base' (of a parallelogram) and a_1 turned every arithmetic flag off."""
+    assert check_step_list(problem, [step])[0].verdict == "wrong"
+    assert check_step_list("What is 23 in base 5?", ["23 = 4 × 5 + 3 = 43"])[0].verdict != "wrong"
+
+
+@pytest.mark.parametrize("step", ["2 weeks = 80 hours", "4 weeks = 20 days", "2 days = 40 hours"])
+def test_a_working_week_or_day_is_not_judged_by_the_calendar(step: str) -> None:
+    """A right solution ('a 40-hour week': 2 weeks = 80 hours) was shown as caution."""
+    problem = "Ann works a standard 40-hour week at $15 hourly. What does she earn in 2 weeks?"
+    assert check_step_list(problem, [step])[0].verdict == "unchecked"
+    assert check_step_list(problem, ["3 hours = 200 minutes"])[0].verdict == "wrong"
