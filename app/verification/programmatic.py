@@ -6,12 +6,14 @@ abstains, so the validator falls through to the next method instead of guessing.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
 from app.symbolic.sandbox import SandboxTimeout, SandboxUnavailable, SymbolicSandbox
 from app.symbolic.step_sandbox import check_steps
+from app.symbolic.step_text import to_plain
 from app.verification.step_verdicts import symbolic_verdict
 from app.verification.verdict import Verdict, abstain
 
@@ -40,7 +42,7 @@ async def programmatic_verdict(
             _elapsed_ms(started),
         )
     if result.verdict == "abstain":
-        false_step = await first_false_step(sandbox, problem, steps) if steps else None
+        false_step = await first_false_step(sandbox, problem, steps) if claims(steps) else None
         if false_step is not None:
             return replace(false_step, latency_ms=_elapsed_ms(started))
         return abstain(
@@ -59,6 +61,15 @@ async def programmatic_verdict(
         independent_answer=result.expected,
         latency_ms=_elapsed_ms(started),
     )
+
+
+_CLAIM = re.compile(r"\d[^=<>≈≤≥]*[=<>≈≤≥]|[=<>≈≤≥][^0-9]*\d")
+
+
+def claims(steps: Sequence[str]) -> bool:
+    """Can any step hold a claim the step checks judge: a number on one side of a relation
+    (18 - 6 = 12, x > 3)? "Work it out" cannot, and costs no sandbox round trip."""
+    return any(_CLAIM.search(to_plain(step)) for step in steps)
 
 
 async def first_false_step(
