@@ -382,13 +382,17 @@ def fit_evidence_model(
     min_outcomes: int = 10,
     partial_copies: int = 0,
     clusters: Sequence[Hashable] | None = None,
+    problems: Sequence[Hashable] | None = None,
 ) -> Calibrator:
     """THE combiner, fitted on labelled outcomes (raw ledger rows, `verdict_signals`).
 
     1. Proof rows are set aside: a proof decides by itself (P = 1 for, 0 against); it teaches
        nothing about how far model evidence can be trusted.
     2. A logistic model over `evidence_features` (L2), scored cross-fitted: every outcome by a
-       model fitted on the other folds.
+       model fitted on the other folds, folded by problem (`problems`, else `clusters`):
+       copies of one problem share their evidence, and a model that had seen a problem's other
+       copies would score it by memory (labels that are noise per problem certified a
+       threshold when folded by outcome).
     3. Isotonic regression of the outcomes on those scores: the calibration map (monotone, so
        it keeps the model's order; it turns a score into the observed rate of right answers).
     4. The promise: Learn-then-Test (fixed-sequence, Clopper–Pearson) on the cross-fitted,
@@ -400,10 +404,14 @@ def fit_evidence_model(
     outcomes (or one class only): no threshold, so only proofs verify.
     """
     keys: Sequence[Hashable] = list(range(len(rows))) if clusters is None else clusters
+    folds_by: Sequence[Hashable] = keys if problems is None else problems
     kept = [
-        (r, bool(c), k) for r, c, k in zip(rows, labels, keys, strict=True) if not is_proof_row(r)
+        (r, bool(c), k, f)
+        for r, c, k, f in zip(rows, labels, keys, folds_by, strict=True)
+        if not is_proof_row(r)
     ]
-    model_rows = [(r, c) for r, c, _ in kept]
+    model_rows = [(r, c) for r, c, _, _ in kept]
+    fold_keys = {f: i for i, f in enumerate(dict.fromkeys(f for *_, f in kept))}
     empty = Calibrator(
         feature_set="evidence", target_precision=target, delta=delta, n_samples=len(model_rows)
     )
@@ -417,6 +425,7 @@ def fit_evidence_model(
     x: list[dict[str, float]] = []
     y: list[bool] = []
     group: list[int] = []
+    outcome: list[int] = []
     for g, (row, correct) in enumerate(model_rows):
         heard = [k for k in row if _is_vote(k) and row[k] != 0.0]
         copies = [row]
@@ -426,10 +435,11 @@ def fit_evidence_model(
         for copy in copies:
             x.append(evidence_features(copy))
             y.append(correct)
-            group.append(g)
-    original = [i == 0 or group[i] != group[i - 1] for i in range(len(x))]
+            group.append(fold_keys[kept[g][3]])
+            outcome.append(g)
+    original = [i == 0 or outcome[i] != outcome[i - 1] for i in range(len(x))]
     scores = cross_fitted_scores(
-        x, y, folds=min(folds, len(model_rows)), seed=seed, l2=l2, groups=group
+        x, y, folds=min(folds, len(fold_keys)), seed=seed, l2=l2, groups=group
     )
     knots_x, knots_y = _pav(scores, y)
     model = Calibrator.fit_logistic(x, y, l2=l2)
@@ -440,7 +450,7 @@ def fit_evidence_model(
     )
     calibrated = [fitted._recalibrated(s) for s, o in zip(scores, original, strict=True) if o]
     y = [c for c, o in zip(y, original, strict=True) if o]
-    problems = None if clusters is None else [k for _, _, k in kept]
+    problems = None if clusters is None else [k for _, _, k, _ in kept]
     chosen = choose_threshold(calibrated, y, target=target, delta=delta, clusters=problems)
     return replace(
         fitted,

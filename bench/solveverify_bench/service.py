@@ -197,6 +197,8 @@ def fit_promise(records: list[dict[str, Any]], config: ServiceBenchConfig) -> Ca
         delta=config.delta,
         seed=config.seed + 1,
         clusters=[problem for _, _, problem in rows] if config.cluster_by_problem else None,
+        # Cross-fitted by problem: a problem's other outcomes never score it.
+        problems=[i if problem is None else problem for i, (_, _, problem) in enumerate(rows)],
     )
 
 

@@ -286,3 +286,24 @@ def test_a_coin_flip_p_is_not_evidence_against() -> None:
     assert calibrated_badge(coin_flip, 0.47) == "unverified"
     assert calibrated_badge(coin_flip, 0.4) == "caution"
     assert calibrated_badge(replace(model, caution_below=None), 0.47) == "caution"
+
+
+def test_a_problems_copies_never_score_it_so_memorised_noise_certifies_nothing() -> None:
+    # 60 problems, each answered 12 times alike: its own verifier's vote and a label that is a
+    # coin flip per problem. Scored by folds of outcomes, the model would learn each problem's
+    # label from its other copies and certify that noise; by folds of problems it cannot.
+    rng = random.Random(3)
+    rows, labels, problems = [], [], []
+    for k in range(60):
+        right = rng.random() < 0.5
+        for _ in range(12):
+            rows.append(verdict_signals([vote(f"v{k}:aspect", "approve")]))
+            labels.append(right)
+            problems.append(f"problem {k}")
+    by_outcome = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    assert by_outcome.threshold is not None  # what leakage would certify
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05, problems=problems)
+    assert model.threshold is None
+    # The problem bound (`clusters`) folds by problem too.
+    bounded = fit_evidence_model(rows, labels, target=0.9, delta=0.05, clusters=problems)
+    assert bounded.threshold is None
