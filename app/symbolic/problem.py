@@ -235,7 +235,11 @@ def extract_problem(text: str) -> MathProblem | None:
     return problem
 
 
-_TRIGONOMETRIC = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc)
+# sin … csc and their inverses (asin 1/2: 30° or π/6?), wherever an angle's unit matters.
+TRIGONOMETRIC = (
+    sp.functions.elementary.trigonometric.TrigonometricFunction,
+    sp.functions.elementary.trigonometric.InverseTrigonometricFunction,
+)
 _RADIANS = re.compile(r"π|(?<![a-z])pi\b|radians?|弧度", re.IGNORECASE)
 
 
@@ -250,7 +254,7 @@ def _angles_in_a_known_unit(problem: MathProblem, text: str) -> bool:
     if problem.expression is not None:
         parts.append(problem.expression)
     for part in parts:
-        for angle in (a for f in part.atoms(*_TRIGONOMETRIC) for a in f.args):
+        for angle in (a for f in part.atoms(*TRIGONOMETRIC) for a in f.args):
             if angle.free_symbols or not angle.has(sp.pi):
                 return False
     return True

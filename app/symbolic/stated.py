@@ -30,7 +30,7 @@ from app.symbolic.evaluation import evaluate
 from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, has_exercise_number, normalize
 from app.symbolic.parsing import parse_expression
-from app.symbolic.problem import math_runs
+from app.symbolic.problem import TRIGONOMETRIC, math_runs
 from app.symbolic.prose import strip_claims, strip_instructions
 from app.symbolic.rounding import strip_approximate
 
@@ -55,10 +55,6 @@ _LEAD = re.compile(
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
 _HINT = re.compile(r"\((?:hint|提示)\s*[:：][^()]*\)", re.IGNORECASE)
-_TRIGONOMETRIC = (
-    sp.functions.elementary.trigonometric.TrigonometricFunction,
-    sp.functions.elementary.trigonometric.InverseTrigonometricFunction,
-)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
@@ -111,7 +107,7 @@ def _clearly_apart(left: sp.Expr, right: sp.Expr) -> bool:
     sympy's error control (`strict`). Not across a trigonometric function: sin x = 1/2 with
     x = 30 is right in degrees, which the value cannot tell."""
     both = left.atoms(sp.Function) | right.atoms(sp.Function)
-    if any(isinstance(f, _TRIGONOMETRIC) for f in both):
+    if any(isinstance(f, TRIGONOMETRIC) for f in both):
         return False
     if not (left.is_number and right.is_number):
         return False
