@@ -87,7 +87,10 @@ class Resilient(Wrapper):
     ) -> ModelResponse:
         if "read_image" not in self.capabilities and any(m.images for m in messages):
             raise ProviderError(self.provider, f"{self.model} does not read images")
+        # `timeout` bounds the whole call, retries included: a provider that hangs costs the
+        # student one limit, not one per try (30 s × 3 tries × 2 providers was 3 minutes).
         limit = timeout or self.default_timeout_s
+        deadline = asyncio.get_running_loop().time() + limit
         purpose = self.purpose or current_purpose()
         limits = limits_for(self.limits, purpose, self.request_reserve)
         for attempt in range(self.max_retries + 1):
@@ -99,13 +102,13 @@ class Resilient(Wrapper):
                     MODEL_CALLS.labels(self.provider, "budget_exhausted").inc()
                     raise
             try:
-                async with asyncio.timeout(limit):
+                async with asyncio.timeout_at(deadline):
                     response = await self.inner.generate(
                         messages,
                         json_schema=json_schema,
                         temperature=temperature,
                         max_tokens=max_tokens,
-                        timeout=limit,
+                        timeout=deadline - asyncio.get_running_loop().time(),
                         seed=seed,
                     )
                 MODEL_CALLS.labels(self.provider, "ok").inc()
@@ -116,9 +119,10 @@ class Resilient(Wrapper):
             except ProviderError as exc:
                 error = exc
             MODEL_CALLS.labels(self.provider, outcome_of(error)).inc()
-            if not error.retryable or attempt == self.max_retries:
-                raise error
             delay = self._delay(attempt, error)
+            left = deadline - asyncio.get_running_loop().time()
+            if not error.retryable or attempt == self.max_retries or delay >= left:
+                raise error  # a retry that could not finish in time is not made
             log.warning(
                 "%s failed (%s); retry %d in %.2fs", self.budget_key, error, attempt + 1, delay
             )

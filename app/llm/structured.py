@@ -8,6 +8,7 @@ returns None and the caller records an abstention, never a guess.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -117,12 +118,21 @@ def coerce_bool(value: Any) -> bool | None:
 
 
 def coerce_probability(value: Any) -> float | None:
+    """0.85, "0.85", "85%", 85 → 0.85. None for anything that is not a probability a model
+    could mean: NaN, ±Infinity, a negative, 1.5 (a percent of 1.5, or 150 %?), over 100 %.
+    A value that is not read counts as unstated, never clamped into certainty."""
+    if value is None or isinstance(value, bool):
+        return None
+    text = str(value).strip()
+    percent = text.endswith("%")
     try:
-        number = float(str(value).strip().rstrip("%")) if value is not None else None
+        number = float(text.rstrip("%").strip())
     except ValueError:
         return None
-    if number is None:
+    if not math.isfinite(number) or number < 0:
         return None
-    if (isinstance(value, str) and value.strip().endswith("%")) or number > 1:
+    if percent or number > 1:  # 85 is 85 %; 1.5 could be either
+        if number > 100 or (not percent and not number.is_integer()):
+            return None
         number /= 100
-    return min(max(number, 0.0), 1.0)
+    return number

@@ -185,34 +185,44 @@ async def _run(
         # photo waits its turn (the queue runs the job again, input kept).
         raise RetryLater("OCR is busy", delay_s=exc.retry_after_s) from exc
     except Exception as exc:
-        if is_transient(exc):
-            # The database (a progress event's commit) or Redis away: the queue runs the job
-            # again, input kept; the scan is not failed for an outage.
-            raise
-        # A bug or a broken dependency: end the scan, or pollers wait and streams never end
-        # (and a restart would run it again, forever). The class and stack are logged, not
-        # the message, which could quote the student.
-        log.error(
-            "scan %s failed: %s\n%s",
-            scan_id,
-            type(exc).__name__,
-            "".join(traceback.format_tb(exc.__traceback__)),
-        )
-        await _fail(writer, "internal_error", INTERNAL_ERROR[_lang(request)])
-        return "failed: internal_error"
+        return await _unexpected(writer, request, exc)
 
     # The result, its `done` event and its follow-up jobs in one transaction: once committed,
     # the relay is woken and the jobs go out at once.
-    async with writer.transaction() as session:
-        # Write first (takes SQLite's write lock before any read snapshot exists).
-        await ScanInputRepository(session).delete(scan_id)
-        scan = await ScanRepository(session).get_any_scan(scan_id)
-        if scan is None:  # erased while running
-            await session.rollback()  # the delete above is undone: nothing left to commit
-            return "erased"
-        scan, solution = await store_result(services, session, result, request, scan)
-        ScanEventRepository(session).add(scan_id, writer.take(), "done", done_event(scan, solution))
+    try:
+        async with writer.transaction() as session:
+            # Write first (takes SQLite's write lock before any read snapshot exists).
+            await ScanInputRepository(session).delete(scan_id)
+            scan = await ScanRepository(session).get_any_scan(scan_id)
+            if scan is None:  # erased while running
+                await session.rollback()  # the delete above is undone: nothing left to commit
+                return "erased"
+            scan, solution = await store_result(services, session, result, request, scan)
+            event = done_event(scan, solution)
+            ScanEventRepository(session).add(scan_id, writer.take(), "done", event)
+    except ScanErased:
+        raise
+    except Exception as exc:  # a result the database refuses ends the scan like any bug
+        return await _unexpected(writer, request, exc)
     return "done"
+
+
+async def _unexpected(writer: EventWriter, request: ScanRequest, exc: Exception) -> str:
+    if is_transient(exc):
+        # The database (a progress event's commit) or Redis away: the queue runs the job
+        # again, input kept; the scan is not failed for an outage.
+        raise exc
+    # A bug or a broken dependency: end the scan, or pollers wait and streams never end
+    # (and a restart would run it again, forever). The class and stack are logged, not
+    # the message, which could quote the student.
+    log.error(
+        "scan %s failed: %s\n%s",
+        writer.scan_id,
+        type(exc).__name__,
+        "".join(traceback.format_tb(exc.__traceback__)),
+    )
+    await _fail(writer, "internal_error", INTERNAL_ERROR[_lang(request)])
+    return "failed: internal_error"
 
 
 def _lang(request: ScanRequest) -> Language:

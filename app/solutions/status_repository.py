@@ -12,6 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Solution
 
+_READING_CODES = frozenset({"incomplete_reading", "readings_disagree", "no_answer"})
+
 
 class StatusRepository:
     def __init__(self, session: AsyncSession) -> None:
@@ -52,4 +54,8 @@ class StatusRepository:
         solution.verification_status = to
         if to != "verified":
             solution.caution_reason = reason
+            # The student's reason follows the badge (a caution moved to unverified no longer
+            # says the answer failed); a reading's own reason stays, the badge cannot undo it.
+            if solution.caution_code not in _READING_CODES:
+                solution.caution_code = "failed_verification" if to == "caution" else "not_verified"
         return True

@@ -714,6 +714,12 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
         if va is not None and vb is not None and len(va) == len(vb) == 1:
             return same_value(va[0], vb[0])
         if va is not None and vb is not None:
+            # "(3, 2)" and "(2, 3)": two points ("{2, 3}" is a set, written in any order)
+            point_a, point_b = (c.tuple_form and "{" not in t for c, t in ((ca, a), (cb, b)))
+            if point_a and point_b:
+                return _in_order(va, vb)
+            if (point_a or point_b) and not _in_order(va, vb):
+                return None  # "(3, 2)" and "2, 3": a point, or two roots listed?
             return _same_set(va, vb)
     except _ERRORS:
         pass
@@ -816,6 +822,10 @@ def _latex_number(text: str) -> bool:
 
 def _plain_latex(text: str) -> bool:
     return not re.search(r"[^0-9{}()+\-*/^., $\\]", re.sub(r"\\[a-zA-Z]+", "", text))
+
+
+def _in_order(a: tuple[sp.Expr, ...], b: tuple[sp.Expr, ...]) -> bool:
+    return len(a) == len(b) and all(map(same_value, a, b))
 
 
 def _same_set(a: tuple[sp.Expr, ...], b: tuple[sp.Expr, ...]) -> bool:

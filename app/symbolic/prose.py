@@ -94,6 +94,26 @@ _INSTRUCTIONS = [
         ),
         "",
     ),
+    (  # "Homework: 7x - 4 = 24", "作业：3/4 + 5/6": a label with its colon, at the start only
+        re.compile(
+            r"^\s*(?:(?:math|maths)\s+)?(?:homework|hw|practice|quiz|question|problem|exercise"
+            r"|task)\s*[:：]\s*|^\s*(?:数学)?(?:作业|练习|题目|习题)\s*[:：]\s*",
+            re.IGNORECASE,
+        ),
+        "",
+    ),
+    (  # "Help me with 12 * 13", "Can you help me solve …", "帮我算一下 …": a request for help
+        # keeps its verb ("solve", "expand"), which is read as any task is
+        re.compile(
+            r"^\s*(?:hi|hello)?[\s,!]*(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
+            r"help\s+me(?:\s+with|\s+to(?=\s+[a-z]))?(?:\s+this|\s+(?:the\s+)?following)?"
+            r"(?:\s+(?:problem|question|one))?\s*[:：]?\s*(?:please\s*)?"
+            r"|^\s*请?(?:帮我|帮忙)(?=\s*(?:解|计算|求|化简))",
+            re.IGNORECASE,
+        ),
+        "",
+    ),
+    (re.compile(r"^\s*请?(?:帮我|帮忙)\s*算(?:一下)?\s*[:：]?"), "计算 "),  # 帮我算一下 12 × 13
     (  # "Solve the following multiplication: 484 * 229": only where it is one
         re.compile(
             r"solve\s+the\s+following\s+multiplication\s*:(?=\s*\d+\s*[*×]\s*\d+\s*(?:[.?]|$))",

@@ -81,6 +81,13 @@ def normalize_answer(answer: str) -> str:
     return text.rstrip(". ").strip()
 
 
+def _among(groups: Sequence[list[int]], voters: Sequence[int]) -> list[list[int]]:
+    """The groups' members that vote (a refuted answer leading a group does not take its
+    unrefuted members' votes away), each group in order, the empty ones dropped."""
+    kept = (([i for i in group if i in voters]) for group in groups)
+    return [group for group in kept if group]
+
+
 def _ahead(sizes: Sequence[float]) -> bool:
     """The first (largest) is strictly ahead of the second: a tie is no decision."""
     ordered = sorted(sizes, reverse=True)
@@ -202,7 +209,7 @@ class ConsensusBuilder:
         # Shares are of the votes that count: a refuted answer is no vote.
         total_weight = sum(answers[i].weight for i in voters) or 1.0
 
-        exact = [g for g in self._exact_groups(answers) if g[0] in voters]
+        exact = _among(self._exact_groups(answers), voters)
         held = [sum(answers[i].weight for i in g) for g in exact]
         if (
             _ahead([len(g) for g in exact])
@@ -213,7 +220,7 @@ class ConsensusBuilder:
         ):
             return result("exact_match", exact[0], exact)
 
-        groups = [g for g in await self._semantic_groups(answers) if g[0] in voters]
+        groups = _among(await self._semantic_groups(answers), voters)
         weights = sorted(
             ((sum(answers[i].weight for i in g), g) for g in groups), key=lambda wg: -wg[0]
         )

@@ -13,7 +13,7 @@ import asyncio
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from decimal import Decimal
+from fractions import Fraction
 
 from app.llm.base import ModelClient
 from app.llm.errors import ProviderError
@@ -35,20 +35,46 @@ _NO_ANSWER = {"", "none", "null", "n/a", "unknown"}
 
 
 _PLAIN_NUMBER = re.compile(r"\s*\$?\s*(-?\d+(?:\.(\d+))?)\s*(%?)\s*")
+_FRACTION = re.compile(r"\s*(-?\d+)\s*/\s*(\d+)\s*(%?)\s*")
+
+
+def _exact(text: str) -> tuple[Fraction, int | None, str] | None:
+    """A plain number or a fraction: its value, its decimal places (None for a fraction),
+    and its percent sign."""
+    if (number := _PLAIN_NUMBER.fullmatch(text)) is not None:
+        return Fraction(number[1]), len(number[2] or ""), number[3]
+    if (fraction := _FRACTION.fullmatch(text)) is not None and int(fraction[2]) != 0:
+        return Fraction(int(fraction[1]), int(fraction[2])), None, fraction[3]
+    return None
 
 
 def rounded_from(unrounded: str | None, candidate: str) -> bool:
-    """Is `candidate` a plain number that `unrounded` (with more decimals) rounds to at the
-    candidate's places, same sign and same percent sign (84.33 → 84, 66.67% → 66.7%)?"""
-    a = _PLAIN_NUMBER.fullmatch(unrounded or "")
-    b = _PLAIN_NUMBER.fullmatch(candidate)
-    if a is None or b is None or a[3] != b[3]:
+    """Is `candidate` a plain number that `unrounded` (with more decimals, or a fraction)
+    rounds to at the candidate's places, same sign and same percent sign (84.33 → 84,
+    66.67% → 66.7%, 1/3 → 0.333)?"""
+    a, b = _exact(unrounded or ""), _exact(candidate)
+    if a is None or b is None or a[2] != b[2] or b[1] is None:
         return False
-    places = len(b[2] or "")
-    if len(a[2] or "") <= places:
+    places = b[1]
+    if a[1] is not None and a[1] <= places:
         return False
-    half = Decimal(1).scaleb(-places) / 2
-    return abs(Decimal(a[1]) - Decimal(b[1])) <= half
+    return abs(a[0] - b[0]) <= Fraction(1, 2 * 10**places)
+
+
+# An error the verifier describes while calling the answer correct ("should be 12").
+_DESCRIBES_AN_ERROR = re.compile(
+    r"\b(?:error|mistake|incorrect|wrong|miscalculat\w*|should\s+(?:be|have)|instead\s+of"
+    r"|not\s+correct)\b|错|误|不对|应该是|应为",
+    re.IGNORECASE,
+)
+_NO_ERROR = re.compile(
+    r"^\s*(?:none|no\b|n/?a\b|null|nothing|there\s+(?:is|are)\s+no|无|没有|-+\s*$)",
+    re.IGNORECASE,
+)
+
+
+def _describes_an_error(description: str) -> bool:
+    return bool(_DESCRIBES_AN_ERROR.search(description)) and not _NO_ERROR.match(description)
 
 
 async def _agrees(equivalent: Equivalence, independent: str, candidate: str) -> bool | None:
@@ -94,8 +120,8 @@ async def llm_verdict(
         is_correct = extract_verdict_line(response.text)
     if is_correct is None:  # prose, or JSON without a verdict: an abstention, recorded as such
         return abstain("llm", verifier_id, "unparsable verdict: " + response.text[:200], elapsed())
-    confidence = coerce_probability(data.get("confidence"))
-    confidence = DEFAULT_CONFIDENCE if confidence is None else confidence
+    stated = coerce_probability(data.get("confidence"))
+    confidence = DEFAULT_CONFIDENCE if stated is None else stated
     raw_independent = data.get("independent_answer")
     independent = None if raw_independent is None else str(raw_independent).strip()
     if independent is not None and independent.lower() in _NO_ANSWER:
@@ -118,17 +144,24 @@ async def llm_verdict(
     said += f" {independent!r}" if independent is not None else " none"
     if equivalent is not None and candidate is not None:
         agrees = None if independent is None else await _agrees(equivalent, independent, candidate)
+        if agrees is True and not is_correct:  # "incorrect", with the candidate's own answer
+            return verdict("abstain", None, f"{said}, which is {candidate!r} itself")
         if agrees is False and is_correct and rounded_from(independent, candidate):
             # 84.33 said right for 84 ("to the nearest whole number"): the same value, rounded
             return verdict("abstain", None, f"{said}; it differs from {candidate!r} by rounding")
         if agrees is False:  # its own work contradicts the candidate: a rejection
             # Score is P(answer correct). Having claimed "correct", its confidence is in a
             # claim its own work refutes: a coin flip, a rejection nobody should call sure.
-            score = 1.0 - confidence if not is_correct else 0.5
+            score = 1.0 - max(confidence, 0.5) if not is_correct else 0.5
             return verdict("reject", score, f"{said}, which differs from {candidate!r}")
         if agrees is None and is_correct:
             why = "could not be compared" if independent is not None else "is missing"
             return verdict("abstain", None, f"{said}; an approval needs an agreeing answer ({why})")
+    if stated is not None and stated < DEFAULT_CONFIDENCE:
+        # "Correct, confidence 0.1", "wrong, confidence 0.3": it does not believe its verdict
+        return verdict("abstain", None, f"{said}, at confidence {stated:g}: not a verdict")
+    if is_correct and _describes_an_error(rationale):
+        return verdict("abstain", None, f"{said}, yet describes an error: {rationale[:200]!r}")
     if is_correct and not may_approve:
         return verdict("abstain", None, f"{said}; this verifier is not admitted to grant verified")
     # Score is P(answer correct): a confident rejection is a low score.

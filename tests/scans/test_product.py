@@ -300,3 +300,23 @@ async def test_a_later_answer_change_is_streamed_before_the_stream_settles(
     assert detail["final_answer"] == "x = 5"
     assert detail["status_history"][0]["answer"] == "x = 5"
     assert detail["status_history"][0]["confidence"] == 0.31
+
+
+async def test_the_students_reason_follows_the_badge_a_later_check_moves(
+    live: httpx.AsyncClient, services: Resources
+) -> None:
+    """A caution a later check moved to unverified still told the student the answer failed
+    verification (an independent tester)."""
+    from app.solutions.status_repository import StatusRepository
+
+    body = (await live.post("/v1/scans", json={"text": "Solve 2x + 3 = 11"})).json()
+    assert body["verification_status"] == "verified" and body["caution_reason"] is None
+    solution_id = uuid.UUID(body["solution_id"])
+    for to, code in (("caution", "failed_verification"), ("unverified", "not_verified")):
+        async with services.sessionmaker() as session:
+            repository = StatusRepository(session)
+            assert await repository.change_status(solution_id, to, reason="t", evidence_ids=[])
+            await session.commit()
+        scan = (await live.get(f"/v1/scans/{body['scan_id']}")).json()
+        assert scan["solution"]["verification_status"] == to
+        assert scan["solution"]["caution_reason"]["code"] == code, to

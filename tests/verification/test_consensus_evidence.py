@@ -60,3 +60,19 @@ async def test_arbitration_sees_reasoning_and_confidence(sandbox) -> None:
     assert result.decided and not result.agrees
     prompt = arbiter.calls[0][0].content
     assert "6*7" in prompt and "40+1" in prompt and "Confidence: 0.90" in prompt
+
+
+async def test_a_refuted_answer_leading_a_group_leaves_its_unrefuted_members_a_vote(
+    sandbox,
+) -> None:
+    """An IndexError (an independent tester): the group was dropped with its refuted first
+    member, so the voters left had no group at all."""
+    answers = [
+        NodeAnswer("a", "7", 0.5, proof="refuted"),
+        NodeAnswer("b", "7", 0.5),
+        NodeAnswer("c", "7", 0.5),
+    ]
+    result = await ConsensusBuilder(equivalent=sandbox.equivalent).build("t", answers)
+    assert result.answer == "7" and result.supporters == [1, 2]
+    alone = await ConsensusBuilder(equivalent=sandbox.equivalent).build("t", answers[:2])
+    assert (alone.method, alone.answer) == ("no_consensus", None)

@@ -190,3 +190,78 @@ async def test_an_approval_whose_answer_differs_only_by_rounding_is_no_rejection
     verifier said it was right but wrote its value unrounded (an independent tester)."""
     verdict = await verdict_for(server, sandbox, verdict_json(True, 0.9, said), candidate)
     assert verdict.verdict == "abstain" and "by rounding" in verdict.rationale
+
+
+# ------------------------------------------- a verdict that contradicts itself decides nothing
+# (an independent tester, 2026-11-28: each was a right answer shown as caution, or a wrong one
+# verified, or a 500 on a confidence of NaN)
+
+
+def _reply(is_correct: bool, confidence: object, independent: str | None, error: str | None):
+    import json
+
+    return (
+        json.dumps(
+            {
+                "independent_answer": independent,
+                "is_correct": is_correct,
+                "error_description": error,
+                "confidence": confidence,
+            }
+        )
+        .replace('"__raw__', "")
+        .replace('__raw__"', "")
+    )
+
+
+@pytest.mark.parametrize("confidence", ["__raw__NaN__raw__", "__raw__Infinity__raw__", 1.5, -5])
+async def test_a_confidence_that_is_no_probability_is_unstated(server, sandbox, confidence) -> None:
+    reply = _reply(True, confidence, "86", None)
+    verdict = await verdict_for(server, sandbox, reply, "86")
+    assert (verdict.verdict, verdict.score) == ("approve", 0.5)  # a coin flip, never NaN or 1.0
+
+
+@pytest.mark.parametrize(("is_correct", "independent"), [(True, "86"), (False, None)])
+async def test_a_verdict_its_verifier_does_not_believe_is_an_abstention(
+    server, sandbox, is_correct: bool, independent: str | None
+) -> None:
+    reply = _reply(is_correct, 0.3, independent, None)
+    verdict = await verdict_for(server, sandbox, reply, "86")
+    assert verdict.verdict == "abstain" and "confidence 0.3" in verdict.rationale
+
+
+async def test_calling_its_own_answer_incorrect_is_an_abstention(server, sandbox) -> None:
+    verdict = await verdict_for(server, sandbox, _reply(False, 0.9, "86", "wrong"), "86")
+    assert verdict.verdict == "abstain" and "'86' itself" in verdict.rationale
+
+
+async def test_calling_an_answer_correct_while_describing_its_error_is_an_abstention(
+    server, sandbox
+) -> None:
+    reply = _reply(True, 0.95, "86", "The subtraction is wrong: it should be 86")
+    verdict = await verdict_for(server, sandbox, reply, "86")
+    assert verdict.verdict == "abstain" and "describes an error" in verdict.rationale
+    fine = await verdict_for(server, sandbox, _reply(True, 0.95, "86", "No errors."), "86")
+    assert fine.verdict == "approve"
+
+
+@pytest.mark.parametrize(("said", "candidate"), [("1/3", "0.333"), ("2/3", "0.67")])
+async def test_an_approval_whose_fraction_the_answer_rounds_is_no_rejection(
+    server, sandbox, said: str, candidate: str
+) -> None:
+    verdict = await verdict_for(server, sandbox, verdict_json(True, 0.9, said), candidate)
+    assert verdict.verdict == "abstain" and "by rounding" in verdict.rationale
+
+
+async def test_a_low_confidence_rejection_with_its_own_answer_is_no_sure_rejection(
+    server, sandbox
+) -> None:
+    verdict = await verdict_for(server, sandbox, _reply(False, 0.3, "86", "wrong"), "90")
+    assert verdict.verdict == "reject" and verdict.score == 0.5
+
+
+async def test_two_points_in_another_order_are_another_answer(server, sandbox) -> None:
+    verdict = await verdict_for(server, sandbox, verdict_json(True, 0.95, "(2, 3)"), "(3, 2)")
+    assert verdict.verdict == "reject"
+    same = await verdict_for(server, sandbox, verdict_json(True, 0.95, "(3, 2)"), "(3,2)")
+    assert same.verdict == "approve"
