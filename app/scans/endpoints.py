@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.background import BackgroundTask
 
 from app.api.deps import ServicesDep, SessionDep
 from app.api.errors import ApiError
@@ -18,16 +19,18 @@ from app.api.openapi_docs import errors
 from app.api.params import ScanId
 from app.auth.caller import Caller, acting_user
 from app.auth.keys import Principal
+from app.db.models import Scan
 from app.errors import NotFound
 from app.idempotency import service as idempotency
 from app.idempotency.repository import IdempotencyRepository
+from app.resources import Resources
 from app.scans.input import MULTIPART_SCHEMA, read_scan_request
+from app.scans.jobs import finish_handed_over
 from app.scans.repository import ScanRepository
 from app.scans.schemas import ScanAccepted, ScanOut, ScanPage, SolutionResponse
 from app.scans.service import (
     DeadlineExceeded,
     ScanRequest,
-    ScanSolver,
     accept_scan,
     scan_out,
     solution_response,
@@ -35,6 +38,9 @@ from app.scans.service import (
 )
 
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
+
+# A scan accepted past the synchronous deadline, and the run that goes on to finish it.
+HandedOver = tuple[Scan, DeadlineExceeded]
 
 _OPENAPI_BODY = {
     "requestBody": {
@@ -101,8 +107,9 @@ async def create_scan(
         if stored is not None:
             headers = {**stored.headers, "Idempotent-Replayed": "true"}
             return JSONResponse(stored.body, status_code=stored.status, headers=headers)
+    handed_over: HandedOver | None = None
     try:
-        response_status, body = await _create(services, session, scan_request, prefer)
+        response_status, body, handed_over = await _create(services, session, scan_request, prefer)
         location = f"/v1/scans/{body['scan_id']}"
         if idempotency_key:
             await IdempotencyRepository(session).complete(
@@ -113,10 +120,15 @@ async def create_scan(
                 {"Location": location},
             )
     except BaseException:
+        if handed_over is not None:
+            handed_over[1].run.cancel()  # nothing was accepted: the run stops here
         if idempotency_key:
             await idempotency.release(services, caller.tenant, idempotency_key)
         raise
-    return JSONResponse(body, status_code=response_status, headers={"Location": location})
+    finish = _finish_later(services, scan_request, handed_over)
+    return JSONResponse(
+        body, status_code=response_status, headers={"Location": location}, background=finish
+    )
 
 
 async def _check_correction(
@@ -142,18 +154,41 @@ async def _check_correction(
 
 
 async def _create(
-    services: ScanSolver, session: AsyncSession, scan_request: ScanRequest, prefer: str | None
-) -> tuple[int, dict[str, Any]]:
+    services: Resources, session: AsyncSession, scan_request: ScanRequest, prefer: str | None
+) -> tuple[int, dict[str, Any], HandedOver | None]:
     if prefer and "respond-async" in prefer.lower():
-        return 202, _accepted(accept_scan(session, scan_request))
+        return 202, _accepted(accept_scan(session, scan_request)), None
     try:
         scan, solution = await submit_scan(
             services, session, scan_request, deadline_s=services.settings.api.sync_deadline_s
         )
-    except DeadlineExceeded:
-        # Never a minutes-long wait: the work goes on in the background, durably.
-        return 202, _accepted(accept_scan(session, scan_request))
-    return 201, solution_response(scan, solution).model_dump(mode="json")
+    except DeadlineExceeded as late:
+        # Never a minutes-long wait: the same run finishes the scan once the response is
+        # committed and sent (never started again); its job is the backstop should this
+        # process die first.
+        job_timeout_s = services.settings.worker.job_timeout_s
+        accepted = accept_scan(
+            session, scan_request, handed_over=late, backstop_after_s=job_timeout_s
+        )
+        return 202, _accepted(accepted), (accepted, late)
+    return 201, solution_response(scan, solution).model_dump(mode="json"), None
+
+
+def _finish_later(
+    services: Resources, scan_request: ScanRequest, handed_over: HandedOver | None
+) -> BackgroundTask | None:
+    if handed_over is None:
+        return None
+    scan, late = handed_over
+    return BackgroundTask(
+        finish_handed_over,
+        services,
+        services.sessionmaker,
+        scan,
+        scan_request,
+        late,
+        wake_outbox=services.outbox.kick,
+    )
 
 
 def _accepted(scan: Any) -> dict[str, Any]:

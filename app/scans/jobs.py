@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import traceback
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -19,16 +19,19 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import Scan
 from app.db.transaction import reading, transaction
 from app.ocr.errors import OcrBusy
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import SolveGraph
 from app.pipeline.prompts.localized import RETAKE_PHOTO, Language
+from app.pipeline.state import SolveState
 from app.scans.event_repository import ScanEventRepository, ScanInputRepository
 from app.scans.pipeline import RetakePhoto
 from app.scans.provider_counts import ProviderResultCounts
 from app.scans.repository import ScanRepository
 from app.scans.service import (
+    DeadlineExceeded,
     ScanRequest,
     ScanStorage,
     UnreadableInput,
@@ -149,29 +152,57 @@ async def run_queued_scan(
         await ScanRepository(session).set_state(scan_id, "running")
 
     writer = EventWriter(sessionmaker, scan_id, first_seq, wake_outbox)
+    run = run_request(
+        graph,
+        pipeline,
+        request,
+        min_ocr_confidence=services.settings.ocr.min_confidence,
+        on_node=writer.append,
+    )
     try:
-        return await _run(services, graph, pipeline, writer, request)
+        return await _finish(services, writer, request, run)
     except ScanErased:
         log.info("scan %s was erased while its job ran; job stopped", scan_id)
         return "erased"
 
 
-async def _run(
+async def finish_handed_over(
     services: ScanStorage,
-    graph: SolveGraph,
-    pipeline: PipelineContext,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    scan: Scan,
+    request: ScanRequest,
+    late: DeadlineExceeded,
+    *,
+    wake_outbox: Callable[[], None] | None = None,
+) -> str:
+    """Finish a scan whose synchronous run passed its deadline (`accept_scan(...,
+    handed_over=late)`, committed): the same run, its result stored as a queued scan's is.
+    A transient outage or a restart leaves the scan to its backstop job."""
+    writer = EventWriter(sessionmaker, scan.id, late.progress.stored + 1, wake_outbox)
+    try:
+        await late.progress.write_on(writer.append)
+        return await _finish(services, writer, request, late.run)
+    except ScanErased:
+        late.run.cancel()
+        log.info("scan %s was erased while it ran; run stopped", scan.id)
+        return "erased"
+    except Exception as exc:  # only a transient one reaches here: the backstop job runs it
+        late.run.cancel()
+        log.warning("scan %s left to its job: %s", scan.id, type(exc).__name__)
+        return "left to its job"
+
+
+async def _finish(
+    services: ScanStorage,
     writer: EventWriter,
     request: ScanRequest,
+    run: Awaitable[SolveState],
 ) -> str:
+    """Await the run (progress events already going to `writer`), then store its result, or
+    fail the scan for good when the input cannot be solved."""
     scan_id = writer.scan_id
     try:
-        result = await run_request(
-            graph,
-            pipeline,
-            request,
-            min_ocr_confidence=services.settings.ocr.min_confidence,
-            on_node=writer.append,
-        )
+        result = await run
     except RetakePhoto:
         await _fail(writer, "retake_photo", RETAKE_PHOTO[_lang(request)])
         return "failed: retake_photo"

@@ -11,6 +11,7 @@ import hashlib
 import random
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,6 +39,7 @@ from app.verification.spot_check_sampling import draw_spot_check
 
 __all__ = [
     "DeadlineExceeded",
+    "Progress",
     "RetakePhoto",
     "ScanRequest",
     "ScanSolver",
@@ -91,9 +93,45 @@ class UnreadableInput(DomainError):
         super().__init__(message, code=code)
 
 
+class Progress:
+    """A run's progress events: kept while a request waits for it; once the run is handed
+    over to the background (past the deadline), written to the scan as they come."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        self.stored = 0  # how many went in with the accepted scan
+        self._write: NodeListener | None = None
+        self._lock = asyncio.Lock()  # the hand-over and an event arriving do not interleave
+
+    async def __call__(self, node: str, data: dict[str, Any]) -> None:
+        async with self._lock:
+            if self._write is None:
+                self.events.append((node, data))
+            else:
+                await self._write(node, data)
+
+    def store(self) -> list[tuple[str, dict[str, Any]]]:
+        """The events so far, to store with the accepted scan."""
+        self.stored = len(self.events)
+        return self.events[: self.stored]
+
+    async def write_on(self, write: NodeListener) -> None:
+        """Write the events that came after `store`, then every later one, in order."""
+        async with self._lock:
+            for node, data in self.events[self.stored :]:
+                await write(node, data)
+            self._write = write
+
+
 class DeadlineExceeded(Exception):
-    """The synchronous answer took longer than the deadline: queue it and answer 202. Not a
-    DomainError: no error is answered, the caller queues the scan (app/scans/endpoints.py)."""
+    """The synchronous answer took longer than the deadline: the caller answers 202 and the
+    run goes on in the background (`run`, its `progress` so far), never started again. Not a
+    DomainError: no error is answered (app/scans/endpoints.py)."""
+
+    def __init__(self, run: asyncio.Task[SolveState], progress: Progress) -> None:
+        super().__init__("the synchronous deadline passed")
+        self.run = run
+        self.progress = progress
 
 
 _UNREADABLE: dict[ErrorCode, str] = {
@@ -157,28 +195,29 @@ async def submit_scan(
     **fields: Any,
 ) -> tuple[Scan, Solution]:
     """Solve now (`request`, or its fields as keywords: text=, image=, subject=, ...). Past
-    `deadline_s` the run is abandoned and DeadlineExceeded raised (the caller then queues the
-    scan with `accept_scan`)."""
+    `deadline_s` DeadlineExceeded is raised with the run still going: the caller accepts the
+    scan (`accept_scan(..., handed_over=)`) and lets the run finish it in the background
+    (app/scans/jobs.py, `finish_handed_over`); its model calls are not paid twice."""
     request = request or ScanRequest(**fields)
-    progress: list[tuple[str, dict[str, Any]]] = []
-
-    async def remember(node: str, data: dict[str, Any]) -> None:
-        progress.append((node, data))
-
-    run = run_request(
-        services.graph,
-        services.pipeline,
-        request,
-        min_ocr_confidence=services.settings.ocr.min_confidence,
-        on_node=remember,
+    progress = Progress()
+    run = asyncio.ensure_future(
+        run_request(
+            services.graph,
+            services.pipeline,
+            request,
+            min_ocr_confidence=services.settings.ocr.min_confidence,
+            on_node=progress,
+        )
     )
     try:
-        async with asyncio.timeout(deadline_s):
-            result = await run
-    except TimeoutError as exc:
-        raise DeadlineExceeded from exc
+        done, _ = await asyncio.wait({run}, timeout=deadline_s)
+    except BaseException:  # the request itself cancelled: its run goes with it
+        run.cancel()
+        raise
+    if not done:
+        raise DeadlineExceeded(run, progress)
     # The events of a synchronous scan are written with it: a client may still read them.
-    return await store_result(services, session, result, request, events=progress)
+    return await store_result(services, session, run.result(), request, events=progress.events)
 
 
 def _unreadable_code(error: str | None) -> UnreadableCode:
@@ -227,14 +266,24 @@ async def store_result(
     return scan, solution
 
 
-def accept_scan(session: AsyncSession, request: ScanRequest) -> Scan:
+def accept_scan(
+    session: AsyncSession,
+    request: ScanRequest,
+    *,
+    handed_over: DeadlineExceeded | None = None,
+    backstop_after_s: float = 0.0,
+) -> Scan:
     """Queue a scan: its row (state queued), its input, and a `run_scan` job in the outbox,
-    all in the caller's transaction, so the work survives a restart."""
+    all in the caller's transaction, so the work survives a restart.
+
+    `handed_over`: a run already going on (past the synchronous deadline). The scan is
+    `running` with the events so far, and its job is a backstop, due `backstop_after_s`
+    later: it finds the scan done, unless this process died first."""
     scan = Scan(
         id=uuid.uuid4(),
         tenant=request.tenant,
         user_id=request.user_id,
-        state="queued",
+        state="queued" if handed_over is None else "running",
         source="image" if request.image is not None else "text",
         problem_text=request.text or "",
         image_sha256=_sha256(request.image),
@@ -257,7 +306,15 @@ def accept_scan(session: AsyncSession, request: ScanRequest) -> Scan:
             options={**request.options(), "user_id": request.user_id},
         )
     )
-    OutboxRepository(session).stage("run_scan", [str(scan.id)], job_id=f"run_scan:{scan.id}")
+    backstop = utcnow() + timedelta(seconds=backstop_after_s) if handed_over else None
+    OutboxRepository(session).stage(
+        "run_scan", [str(scan.id)], job_id=f"run_scan:{scan.id}", available_at=backstop
+    )
+    if handed_over is not None:
+        session.add_all(
+            ScanEvent(scan_id=scan.id, seq=seq, kind=kind, data=data)
+            for seq, (kind, data) in enumerate(handed_over.progress.store(), 1)
+        )
     return scan
 
 

@@ -91,6 +91,49 @@ async def test_sync_deadline_answers_202_and_completes(
     assert scan["solution"]["final_answer"] == "x = 4"
 
 
+async def test_a_scan_past_the_deadline_is_finished_by_the_same_run(
+    live: httpx.AsyncClient, services: Resources, monkeypatch, with_clients
+) -> None:
+    """Past the deadline the scan was queued and solved again from scratch: every model call
+    paid twice, the answer twice as late (an independent tester). Now the run goes on: one
+    call, its events in order once, and the backstop job finds the scan done."""
+    from sqlalchemy import select
+
+    from app.db.models import OutboxMessage
+    from app.scans.jobs import run_queued_scan
+    from tests.fixtures.providers import solution_json, verdict_json, verifier
+    from tests.fixtures.scripted import ScriptedClient
+
+    slow = ScriptedClient(
+        "slow", [solution_json("86")], capabilities=frozenset({"solve"}), delay_s=1.0
+    )
+    with_clients(slow, verifier("judge", verdict_json(True, 0.95, "86")), symbolic=False)
+    monkeypatch.setattr(services.settings.api, "sync_deadline_s", 0.3)
+    text = "A baker fills 7 trays with 13 muffins each and sells all but 5. How many sold?"
+    response = await live.post("/v1/scans", json={"text": text})
+    assert response.status_code == 202, response.text
+    assert response.json()["state"] == "running"
+    scan = await until_final(live, response.headers["location"])
+    assert scan["state"] == "done" and scan["solution"]["final_answer"] == "86"
+    assert len(slow.calls) == 1  # never solved again
+    events = _parse_sse((await live.get(f"{response.headers['location']}/events")).text)
+    ids = [seq for seq, _, _ in events if seq is not None]
+    kinds = [kind for _, kind, _ in events]
+    assert ids == list(range(1, len(ids) + 1)), events
+    assert kinds.count("solve") == 1 and kinds[-2:] == ["done", "settled"]
+    async with services.sessionmaker() as session:
+        job = await session.scalar(
+            select(OutboxMessage).where(OutboxMessage.job_id == f"run_scan:{scan['id']}")
+        )
+    assert job is not None
+    due = job.available_at.replace(tzinfo=job.available_at.tzinfo or UTC)  # SQLite: naive UTC
+    assert due > datetime.now(UTC) + timedelta(seconds=60)
+    backstop = await run_queued_scan(
+        services, services.graph, services.pipeline, services.sessionmaker, uuid.UUID(scan["id"])
+    )
+    assert backstop == "nothing to do"
+
+
 async def test_idempotent_replay_conflict_and_concurrent_duplicates(
     live: httpx.AsyncClient,
 ) -> None:

@@ -50,8 +50,14 @@ class OutboxRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    def stage(self, task: str, args: Sequence[Any], job_id: str) -> None:
-        self.session.add_all(self.messages([(task, args, job_id)]))
+    def stage(
+        self, task: str, args: Sequence[Any], job_id: str, *, available_at: datetime | None = None
+    ) -> None:
+        """`available_at`: not delivered before then (a backstop; default: at once)."""
+        (message,) = self.messages([(task, args, job_id)])
+        if available_at is not None:
+            message.available_at = available_at
+        self.session.add(message)
 
     def messages(self, jobs: Sequence[tuple[str, Sequence[Any], str]]) -> list[OutboxMessage]:
         """Outbox rows for (task, args, job id), for the caller to write with the rows they are
