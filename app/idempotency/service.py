@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -59,8 +60,9 @@ class IdempotencyConflict(DomainError):
     status = 409
     codes = get_args(ConflictCode)
 
-    def __init__(self, code: ConflictCode, message: str) -> None:
-        super().__init__(message, code=code)
+    def __init__(self, code: ConflictCode, message: str, retry_after_s: int | None = None) -> None:
+        headers = {"Retry-After": str(retry_after_s)} if retry_after_s is not None else None
+        super().__init__(message, code=code, headers=headers)
 
 
 def fingerprint(*parts: bytes | str | None) -> str:
@@ -114,9 +116,14 @@ async def begin(
         if row.completed_at is not None and row.status_code is not None:
             return StoredResponse(row.status_code, row.response_body, row.response_headers or {})
         if time.monotonic() > give_up:
+            # When to ask again: the first request's answer, or its claim lapsing (its
+            # process died), whichever comes first; never sooner than a second from now.
+            lapses = row.created_at + timedelta(seconds=api.idempotency_claim_s)
+            left = (lapses.replace(tzinfo=lapses.tzinfo or UTC) - utcnow()).total_seconds()
             raise IdempotencyConflict(
                 "idempotency_key_in_use",
                 "a request with this Idempotency-Key is still being processed; retry shortly",
+                retry_after_s=max(1, min(math.ceil(left), math.ceil(api.sync_deadline_s))),
             )
         await asyncio.sleep(POLL_S)
 

@@ -274,7 +274,8 @@ def find_aggregate(text: str) -> tuple[Target | None, str]:
             if found is not None:
                 raise ParseError("two questions")
             asked = _extreme(m.group(1)) if kind == "extreme" else kind or m.group(1).lower()
-            found = Target(asked)  # max/min: the variable is bound once it is known
+            # max/min: the variable is bound once it is known
+            found = Target(asked, real=bool(re.search(r"\breal\b", m.group(0), re.IGNORECASE)))
             text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     return found, text
 

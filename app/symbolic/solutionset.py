@@ -255,6 +255,28 @@ def _propose_system(problem: MathProblem, residuals: list[sp.Expr]) -> list[Assi
     return candidates
 
 
+def _roots_all_counted(problem: MathProblem) -> bool:
+    """Are the real solutions all of a polynomial's roots, each once? "The product of the
+    roots of x³ - 8 = 0" is 8 by Vieta, 2 over the reals; x² - 4x + 4 = 0 has 2 twice. Where
+    the question says "real roots", only repeated ones are in doubt."""
+    if len(problem.equations) != 1 or len(problem.variables) != 1:
+        return True  # not one polynomial: the solutions are what is summed
+    (x,) = problem.variables
+    (equation,) = problem.equations
+    try:
+        poly = sp.Poly(sp.together(equation.lhs - equation.rhs).as_numer_denom()[0], x)
+    except sp.PolynomialError:
+        return True
+    if poly.degree() < 2:
+        return True
+    if poly.free_symbols - {x}:
+        return False
+    roots = sp.roots(poly)
+    if sum(roots.values()) != poly.degree() or any(m > 1 for m in roots.values()):
+        return False
+    return problem.target.real or all(r.is_real for r in roots)
+
+
 def target_values(problem: MathProblem, solutions: SolutionSet) -> list[sp.Expr] | None:
     """The answer to a non-default question as exact values, or None (then abstain)."""
     target = problem.target
@@ -267,8 +289,8 @@ def target_values(problem: MathProblem, solutions: SolutionSet) -> list[sp.Expr]
     if not solutions.assignments:
         return None
     if target.kind in ("sum", "product"):
-        if solutions.repeated_root:
-            return None  # with or without multiplicity?
+        if solutions.repeated_root or not _roots_all_counted(problem):
+            return None  # with or without multiplicity? the non-real roots too (Vieta)?
         (x,) = problem.variables
         values = [a[x] for a in solutions.assignments]
         total = sp.Add(*values) if target.kind == "sum" else sp.Mul(*values)

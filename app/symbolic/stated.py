@@ -11,7 +11,8 @@ is made, and only where it cannot depend on the words:
   "whether", "is", "which", "false", "?", "如果", "吗"), nor one that changes what "=" or a
   number means ("mod", "base", "round", "nearest", "approximately", "decimal", "2 s.f.",
   "1 d.p.", "%", "≈"), nor
-  one that gives the unknown another value afterwards ("becomes", "new", "increase", "let"),
+  one that gives the unknown another value afterwards ("becomes", "new", "increase", "let",
+  "换成"), or another unit ("x in km, answer in m"),
   nor a reading problem.py refuses ("3 x 4 = 2x", "x!=24");
 - the answer assigns one exact value to that unknown (x = 5; not "5", which may answer the
   follow-up, nor a decimal or "≈", which may be a rounded root), and both sides at that value
@@ -40,8 +41,12 @@ _NOT_GIVEN = re.compile(
     r"|unless|check|verify|prove|show\s+that|mod|modulo|base|binary|octal|hex\w*|round\w*"
     r"|nearest|approx\w*|about|estimat\w*|decimals?|places?|significant|digits?|percent"
     # the unknown given another value afterwards: "then x becomes", "the new x"
-    r"|new|now|becomes?|became|replac\w*|increas\w*|decreas\w*|let|set|chang\w*|updat\w*)\b"
+    r"|new|now|becomes?|became|replac\w*|increas\w*|decreas\w*|let|set|chang\w*|updat\w*"
+    # or measured in another unit: "x in km, answer in m"
+    r"|units?|convert\w*)\b"
+    r"|\b[a-z]\s+in\s+(?!the\b|this\b|that\b|each\b|terms?\b)[a-z]+"
     r"|[?？≠≈≡<>≤≥%±]|如果|若|假如|假设|是否|吗|不|错|对|正确|近似|约|保留|取整|精确|进制|模|余|检验|验证"
+    r"|换|改|变成|变为|单位"  # "再把方程中的11换成13": another equation
     r"|\bs\.\s?f\b|\bsf\b|\bsig\.?\s*figs?\b|\bd\.\s?p\b|\bdp\b",  # 2 s.f., 2 sig figs, 1 d.p.
     re.IGNORECASE,
 )

@@ -64,6 +64,23 @@ class Equation:
     solved: bool = False  # the unknown alone on one side, a number on the other: x = 4
     pending: bool = False  # solved, with an operation left to carry out: x = 8/2, x = 15 ÷ 3
     places: int | None = None  # the most decimal places of a number in it (None: no decimal)
+    # Its distinct non-real roots (None: not had): x² + 2x + 5 = 0 and (x + 1)² = -5 have the
+    # same (empty) set of real solutions, not the same equation ((x + 1)² = -4 is).
+    nonreal: frozenset[sp.Expr] | None = None
+
+    def same_solutions(self, other: Equation) -> bool:
+        if self.roots != other.roots:
+            return False
+        return bool(self.roots) or (self.nonreal is not None and self.nonreal == other.nonreal)
+
+    def shares_no_root(self, others: list[Equation]) -> bool:
+        """No root, real or not, in common with any of `others`: a line with real roots is
+        judged by those; one without, by its complex ones."""
+        if self.roots:
+            return all(not (self.roots & e.roots) for e in others)
+        if not self.nonreal:
+            return False
+        return all(e.nonreal is not None and not (self.nonreal & e.nonreal) for e in others)
 
     def rounds_to(self, roots: frozenset[sp.Expr]) -> bool:
         """Could every root of this line be one of `roots` rounded or cut to its places?"""
@@ -158,7 +175,19 @@ def read_equation(text: str) -> Equation | None:
     pending = solved and _operation_left(value)
     places = max((len(d) for d in _DECIMAL.findall(plain)), default=None)
     factored = _is_factored(lhs, rhs)
-    return Equation(plain, x, roots, factored, solved=solved, pending=pending, places=places)
+    nonreal = _nonreal_roots(residual, x)
+    return Equation(
+        plain, x, roots, factored, solved=solved, pending=pending, places=places, nonreal=nonreal
+    )
+
+
+def _nonreal_roots(residual: sp.Expr, x: sp.Symbol) -> frozenset[sp.Expr] | None:
+    """The distinct non-real roots, exact (None where they cannot be had)."""
+    try:
+        every = sp.Poly(sp.expand(residual), x).all_roots()
+        return frozenset(sp.simplify(r) for r in every if r.is_real is False)
+    except (*READ_ERRORS, NotImplementedError):
+        return None
 
 
 _OPERATION = re.compile(r"(?<=[\d).\s])\s*[-+*×÷/^]\s*(?=[\d(.])")
@@ -197,7 +226,8 @@ def problem_equation(problem: str) -> Equation | None:
         if len(read.equations) != 1 or len(read.variables) != 1:
             return None
         (equation,), (x,) = read.equations, read.variables
-        residual = equation.lhs - equation.rhs
+        # evaluated: Poly refuses the reader's unevaluated (x**2 + 2*x) + 5
+        residual = (equation.lhs - equation.rhs).doit()
         if not residual.is_polynomial(x):
             return None
         roots = _polynomial_roots(residual, x)
@@ -207,7 +237,8 @@ def problem_equation(problem: str) -> Equation | None:
         return None
     factored = _is_factored(equation.lhs, equation.rhs)
     every = read.target.kind == "solutions"
-    return Equation(str(equation), x, roots, factored, every)
+    nonreal = _nonreal_roots(residual, x)
+    return Equation(str(equation), x, roots, factored, every, nonreal=nonreal)
 
 
 def _later_roots(
@@ -249,8 +280,8 @@ def derivation_verdicts(problem: str, steps: list[str]) -> dict[int, LineVerdict
         same_as = [e for e in (reference, previous) if e is not None]
         before = previous or reference
         adjacent = previous is not None and previous_index == index - 1
-        disjoint = bool(line.roots) and all(not (line.roots & e.roots) for e in same_as)
-        if any(line.roots == e.roots for e in same_as):
+        disjoint = line.shares_no_root(same_as)
+        if any(line.same_solutions(e) for e in same_as):
             verdicts[index] = LineVerdict("ok", line.text, "same solutions")
         elif disjoint and previous is not None and previous.solved and not previous.pending:
             # x = 4, then 3x - 1 = 5 (part b) or x = 2 × 8 (x reused): a new start, judged

@@ -213,6 +213,20 @@ _TOKEN = re.compile(
 )
 
 
+# Names of functions a step may apply; dropped as prose, "cos(0) = 0" was read "(0) = 0".
+# Only names that are nothing else ("min" is also minutes): others count against a "(".
+_FUNCTIONS = frozenset(
+    {"sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "asin", "acos"}
+    | {"atan", "sinh", "cosh", "tanh", "ln", "log", "lg", "exp", "abs", "cbrt"}
+)
+
+
+def _is_function(word: str, plain: str, end: int) -> bool:
+    """A function's name: a known one, or any word written against an opening parenthesis
+    ("reciprocal(2)"); one letter against "(" is a variable times it (x(x + 1))."""
+    return word.lower() in _FUNCTIONS or (len(word) > 1 and plain[end : end + 1] == "(")
+
+
 def tokenize(plain: str) -> list[Token]:
     tokens: list[Token] = []
     pos = 0
@@ -225,7 +239,9 @@ def tokenize(plain: str) -> list[Token]:
         kind = m.lastgroup
         assert kind is not None
         value = m.group(kind)
-        if kind == "word" and len(value) == 1:
+        if kind == "word" and _is_function(value, plain, m.end()):
+            kind = "other"  # cos(0), ln 1, abs(-5): a function nothing here evaluates
+        elif kind == "word" and len(value) == 1:
             kind = "var"
         elif kind == "cjk":
             kind = "word"

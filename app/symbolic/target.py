@@ -13,3 +13,4 @@ class Target:
 
     kind: str  # solutions | value | max | min | sum | product | count
     expression: sp.Expr | None = None
+    real: bool = False  # "the sum of the real roots": the non-real ones are not asked

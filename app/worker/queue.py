@@ -116,6 +116,7 @@ class InProcessQueue:
         *,
         max_tries: int = 3,
         concurrency: int = 2,
+        request_concurrency: int = 16,
     ) -> None:
         self.tasks = dict(tasks)
         self.context: JobContext | None = None
@@ -124,8 +125,13 @@ class InProcessQueue:
         self._running: set[asyncio.Task[Any]] = set()
         self._deferred: set[asyncio.Task[Any]] = set()
         self._closing = False
-        # Background checks may run a local model: a few at a time, not one per request.
-        self._slots = asyncio.Semaphore(concurrency)
+        # Background checks may run a local model: a few at a time, not one per request. A
+        # queued scan (a student waits on it) has slots of its own: it never waits behind
+        # background checks (one waited 187 s behind them), and mostly waits on models.
+        self._slots: dict[Purpose, asyncio.Semaphore] = {
+            "background": asyncio.Semaphore(concurrency),
+            "request": asyncio.Semaphore(request_concurrency),
+        }
 
     async def enqueue(
         self, task: str, *args: Any, job_id: str, defer_until: datetime | None = None
@@ -161,8 +167,9 @@ class InProcessQueue:
         for attempt in range(1, self.max_tries + 1):
             ctx = {JOB_CONTEXT_KEY: self.context, "job_id": job_id, "job_try": attempt}
             try:
-                async with self._slots:
-                    with llm_purpose(purpose_of(task)):
+                purpose = purpose_of(task)
+                async with self._slots[purpose]:
+                    with llm_purpose(purpose):
                         try:
                             result = await self.tasks[task](ctx, *args)
                         except Erased as exc:

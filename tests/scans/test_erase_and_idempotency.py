@@ -98,6 +98,9 @@ async def test_a_claim_left_by_a_dead_request_lapses(
     busy = await live.post("/v1/scans", json=payload, headers={"Idempotency-Key": key})
     assert busy.status_code == 409, busy.text  # within the claim time: still in use
     assert busy.json()["error"]["code"] == "idempotency_key_in_use"
+    # When to ask again: before the claim lapses, never "now" (an independent tester: a 409
+    # without Retry-After for up to 120 s)
+    assert 1 <= int(busy.headers["retry-after"]) <= 3
     await asyncio.sleep(3.1)
     after = await live.post("/v1/scans", json=payload, headers={"Idempotency-Key": key})
     assert after.status_code == 201, after.text

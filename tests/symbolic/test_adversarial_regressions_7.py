@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from app.symbolic.checker import answers_equivalent, check_answer
+from app.symbolic.steps import check_step_list
 
 
 @pytest.mark.parametrize(
@@ -62,3 +63,86 @@ def test_words_after_the_lead_in_are_still_read_strictly(problem: str) -> None:
 )
 def test_points_are_compared_in_order(a: str, b: str, same: bool | None) -> None:
     assert answers_equivalent(a, b) is same
+
+
+# ---------------------------------------- a second tester on the symbolic path (2026-11-29)
+# G3: a function name in a step was dropped as prose: "cos(0) = 0" was read "(0) = 0", ok.
+# G4: "the product of the roots of x³ - 8 = 0" was 2 (the real root), verified; Vieta says 8.
+# G5: x² + 2x + 1 = -5 after x² + 2x + 5 = 0 kept the (empty) real solution set: "ok".
+# G6: a stated equation refuted an answer to a changed one ("再把方程中的11换成13").
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "cos(0) = 0",
+        "ln(1) = 1",
+        "exp(0) = 0",
+        "abs(-5) = -5",
+        "cbrt(8) = 8",
+        "sin(90) = 90",
+        "lg(100) = 100",
+        "reciprocal(2) = 2",
+        "abs(-3) = 3",  # true ones are not called wrong either
+        "log10(1000) = 3",
+        "log2(8) = 3",
+        "sin(30) = 0.5",
+    ],
+)
+def test_a_step_through_a_function_is_never_judged_without_it(step: str) -> None:
+    (finding,) = check_step_list("Calculate 1 + 1", [step])
+    assert finding.verdict == "unchecked", finding
+
+
+def test_sqrt_in_a_step_is_still_judged() -> None:
+    ok, wrong = check_step_list("Calculate 1 + 1", ["sqrt(9) = 3", "sqrt(9) = 4"])
+    assert (ok.verdict, wrong.verdict) == ("ok", "wrong")
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("Find the product of the roots of x^3 - 8 = 0", "2"),
+        ("Find the product of the roots of x^3 - 8 = 0", "8"),
+        ("Find the sum of all roots of x^3 - 1 = 0", "1"),
+        ("What is the product of the roots of x^4 - 16 = 0", "-4"),
+        ("Find the sum of the roots of x^2 - 4x + 4 = 0", "2"),  # a double root
+    ],
+)
+def test_a_sum_or_product_of_roots_that_real_roots_do_not_settle_is_not_judged(
+    problem: str, answer: str
+) -> None:
+    assert check_answer(problem, answer).verdict == "abstain"
+
+
+@pytest.mark.parametrize(
+    ("problem", "right", "wrong"),
+    [
+        ("Find the sum of the roots of x^2 - 5x + 6 = 0", "5", "6"),
+        ("Find the product of the real roots of x^3 - 8 = 0", "2", "8"),
+        ("Find the sum of all solutions of x^2 = 9", "0", "3"),
+    ],
+)
+def test_a_sum_or_product_of_roots_all_real_is_judged(problem: str, right: str, wrong: str) -> None:
+    assert check_answer(problem, right).verdict == "approve"
+    assert check_answer(problem, wrong).verdict == "reject"
+
+
+def test_a_step_with_no_real_root_is_judged_by_its_complex_roots() -> None:
+    slip = check_step_list("Solve x^2 + 2x + 5 = 0", ["x^2 + 2x + 1 = -5", "(x+1)^2 = -5"])
+    assert slip[0].verdict == "wrong"
+    right = check_step_list("Solve x^2 + 2x + 5 = 0", ["x^2 + 2x + 1 = -4", "(x+1)^2 = -4"])
+    assert [f.verdict for f in right] == ["ok", "ok"]
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "解方程 2x + 3 = 11，再把方程中的11换成13，求x",
+        "Solve 2x + 3 = 11, x in km, answer in m",
+        "Solve 2x + 3 = 11 with x in dozens; answer in units",
+    ],
+)
+def test_a_stated_equation_refutes_nothing_once_the_words_change_it(problem: str) -> None:
+    assert check_answer(problem, "x = 5").verdict == "abstain"
+    assert check_answer("Solve for x in the equation 2x + 3 = 11", "x = 5").verdict == "reject"

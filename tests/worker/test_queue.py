@@ -151,3 +151,30 @@ async def test_exhausted_budget_defers_the_evaluation_to_the_reset(services: Res
     assert deferred.get_name() == f"deep_evaluate:{solution_id}:{tomorrow.replace('-', '')}0000"
     assert grader.calls == []
     await queue.close()  # a deferred in-process job is dropped at shutdown, and says so
+
+
+async def test_a_queued_scan_never_waits_behind_background_checks() -> None:
+    """Two slow background checks held both job slots, and a student's queued scan waited
+    behind them (187 s, an independent tester): scans have slots of their own."""
+    release = asyncio.Event()
+    ran: list[str] = []
+
+    async def check(ctx: dict[str, Any], value: str) -> str:
+        await release.wait()
+        return value
+
+    async def run_scan(ctx: dict[str, Any], value: str) -> str:
+        ran.append(value)
+        return value
+
+    queue = InProcessQueue({"deep_evaluate": check, "run_scan": run_scan}, concurrency=2)
+    for n in range(3):
+        assert await queue.enqueue("deep_evaluate", str(n), job_id=f"check-{n}")
+    assert await queue.enqueue("run_scan", "scan", job_id="scan-1")
+    for _ in range(50):
+        if ran:
+            break
+        await asyncio.sleep(0.01)
+    assert ran == ["scan"]  # while both background slots are still held
+    release.set()
+    await queue.join()
