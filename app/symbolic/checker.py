@@ -427,6 +427,17 @@ def _solved_for(text: str, name: str) -> bool:
     return True
 
 
+def _rounded_from(number: str, exact: sp.Expr) -> bool:
+    """Is `number` a decimal that `exact` rounds to at its places, with two significant
+    digits at least (1.61 or 1.6 for 1.609344; not 2)?"""
+    written = re.fullmatch(r"\s*-?(\d*)\.(\d+)\s*", number)
+    if written is None or not exact.is_Rational:
+        return False
+    if len((written[1] + written[2]).lstrip("0")) < MIN_ROUNDED_DECIMALS:
+        return False
+    return bool(parse_value(number) == round_half_up(exact, len(written[2])))
+
+
 def _check_quantity(
     target: str, exact: sp.Expr, candidate: str, expected: str | None, rounding: Rounding
 ) -> CheckResult:
@@ -435,7 +446,11 @@ def _check_quantity(
     quantity unconverted (72 km/h)."""
     number, unit = split_unit(clean(candidate))
     if unit is None or same_unit(unit, target):
-        return _check_value(exact, number, expected, None, frozenset(), rounding)
+        result = _check_value(exact, number, expected, None, frozenset(), rounding)
+        if result.verdict == "reject" and rounding == EXACT and _rounded_from(number, exact):
+            # 1 mile is 1.609344 km exactly; "1.61 km" is how it is written, not a wrong value
+            return CheckResult("abstain", "none", _ROUNDED_UNASKED, expected)
+        return result
     value = parse_value(number)
     if not value.is_Rational:
         raise ParseError("a quantity that is not a plain number")

@@ -146,3 +146,12 @@ def test_a_step_with_no_real_root_is_judged_by_its_complex_roots() -> None:
 def test_a_stated_equation_refutes_nothing_once_the_words_change_it(problem: str) -> None:
     assert check_answer(problem, "x = 5").verdict == "abstain"
     assert check_answer("Solve for x in the equation 2x + 3 = 11", "x = 5").verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [("1.61 km", "abstain"), ("1.6", "abstain"), ("1.609344 km", "approve"), ("1.7 km", "reject")],
+)
+def test_a_conversion_rounded_as_it_is_written_is_not_wrong(answer: str, verdict: str) -> None:
+    """1 mile is 1.609344 km exactly: "1.61 km" was called wrong (the second tester's M6)."""
+    assert check_answer("Convert 1 mile to km", answer).verdict == verdict
