@@ -110,5 +110,6 @@ def _power_settled(expr: sp.Pow) -> bool:
     if exponent.is_Integer and base == 10 and exponent >= _WRITTEN_OUT_AT_MOST:
         return True  # 10^999, 3 × 10^20: nobody writes the digits out
     if exponent.is_Integer:
-        return base in _CONSTANTS  # π², e²; 2^10 and (√2)³ have simpler values
+        # π², e²; 2^10 and (√2)³ have simpler values, as have e^0 and π^1
+        return base in _CONSTANTS and exponent not in (0, 1)
     return False

@@ -155,3 +155,10 @@ def test_a_stated_equation_refutes_nothing_once_the_words_change_it(problem: str
 def test_a_conversion_rounded_as_it_is_written_is_not_wrong(answer: str, verdict: str) -> None:
     """1 mile is 1.609344 km exactly: "1.61 km" was called wrong (the second tester's M6)."""
     assert check_answer("Convert 1 mile to km", answer).verdict == verdict
+
+
+@pytest.mark.parametrize("answer", ["e^0", "pi^0"])
+def test_a_constant_to_the_power_zero_is_not_worked_out(answer: str) -> None:
+    """ "e^0" for 3 - 2 was correct while 1^0 and 0! were not (the second tester's M1)."""
+    assert check_answer("Calculate 3 - 2", answer).verdict == "abstain"
+    assert check_answer("Calculate 3 - 2", "1").verdict == "approve"
