@@ -178,3 +178,21 @@ async def test_a_queued_scan_never_waits_behind_background_checks() -> None:
     assert ran == ["scan"]  # while both background slots are still held
     release.set()
     await queue.join()
+
+
+async def test_a_provider_down_leaves_the_evaluation_to_a_later_try(services: Resources) -> None:
+    """A 500 after the client's own retries dropped the deep evaluation (an independent
+    tester): the job is tried again, and the next try stores it."""
+    from app.llm.errors import ProviderUnavailable
+    from app.worker.job_signals import RetryLater
+    from tests.fixtures.scripted import ScriptedClient
+
+    down = ProviderUnavailable("grader", "HTTP 500")
+    grader = ScriptedClient("grader", [down, EVALUATION], capabilities=frozenset({"evaluate"}))
+    registry = build_registry(["symbolic"], [services.registry.get("symbolic"), grader])
+    solution_id = await _submit(services)
+    queue = InProcessQueue({})
+    ctx = ctx_of(job_context(services, registry, queue))
+    with pytest.raises(RetryLater):
+        await TASKS["deep_evaluate"](ctx, solution_id)
+    assert await TASKS["deep_evaluate"](ctx, solution_id) == "stored"

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.db.documents import DeepEvaluation
-from app.llm.errors import BudgetExhausted
+from app.llm.errors import BudgetExhausted, ProviderError
 from app.llm.structured import extract_json
 from app.pipeline.prompts import deep_evaluate as prompts
 from app.scans.repository import ScanRepository
@@ -85,6 +85,12 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
             )
             log.info("deep_evaluate %s deferred to %s: %s", solution_id, when.isoformat(), exc)
             return f"deferred until {when.isoformat()}"
+        except ProviderError as exc:
+            if not exc.retryable:
+                raise
+            # A provider down (its own retries spent): the job is tried again later, not
+            # dropped (the queue's tries, then the outbox's redelivery).
+            raise RetryLater(f"{client.provider} unavailable: {exc}", delay_s=30.0) from exc
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             # A reply we cannot read is tried again; it is never stored half-parsed.
             raise RetryLater(f"unreadable evaluation from {client.provider}: {exc}") from exc
