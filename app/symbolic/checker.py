@@ -698,6 +698,20 @@ def _holds(
     return None if None in verdicts else False
 
 
+_MONEY = re.compile(
+    r"[$¢€£¥元角分]|\b(?:dollars?|cents?|money|cost\w*|price\w*|pa(?:y|id|ys)|spen[dt]\w*|earn\w*"
+    r"|sav\w*|buy\w*|bought|sells?|sold|charg\w*|fee|wage\w*|salary|budget|profit|change"
+    r"|how\s+much)\b|多少钱",
+    re.IGNORECASE,
+)
+
+
+def _asked(problem: str) -> str:
+    """The question's own sentence: the last one with words in it."""
+    sentences = [s for s in re.split(r"(?<=[.?!。？！])\s+", problem.strip()) if s.strip()]
+    return sentences[-1] if sentences else problem
+
+
 def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | None:
     """Are two final answers the same value? None when the strict reader cannot read both.
 
@@ -705,6 +719,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
     units = _units(problem) if problem else frozenset()
+    if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
+        return None  # "$43" for "How many marbles …?": a sum of money where none is asked
     said_a, said_b = yes_no(a), yes_no(b)
     if said_a is not None and said_b is not None:
         return said_a == said_b
@@ -729,13 +745,14 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
         if va is not None and vb is not None and len(va) == len(vb) == 1:
             return same_value(va[0], vb[0])
         if va is not None and vb is not None:
-            # "(3, 2)" and "(2, 3)": two points ("{2, 3}" is a set, written in any order)
             point_a, point_b = (c.tuple_form and "{" not in t for c, t in ((ca, a), (cb, b)))
-            if point_a and point_b:
+            if point_a and point_b:  # "(3, 2)" and "(2, 3)": two points
                 return _in_order(va, vb)
-            if (point_a or point_b) and not _in_order(va, vb):
-                return None  # "(3, 2)" and "2, 3": a point, or two roots listed?
-            return _same_set(va, vb)
+            if ("{" in a and "{" in b) or "assignments" in (ca.kind, cb.kind):
+                return _same_set(va, vb)  # two sets, or one unknown's values: in any order
+            # "(3, 2)" and "2, 3", "4 and 7" and "7 and 4": an ordered pair, or roots listed?
+            # In the same order they are the same answer either way.
+            return True if _in_order(va, vb) else None
     except _ERRORS:
         pass
     if "=" not in a + b and (same := _same_expression(a, b)) is not None:

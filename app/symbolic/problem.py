@@ -111,6 +111,8 @@ def _prepare(text: str) -> tuple[str, str | None]:
     text = normalize(text)
     if re.search(r"!=|\s!\s*=", text):
         raise ParseError("'x!=24': x! = 24 or x ≠ 24?")
+    if "=" in text and re.search(r"[\w)]\s*!+(?=\s*$|\s+[A-Z\u3400-\u9fff])", text):
+        raise ParseError("'Solve 7x - 4 = 24!': a factorial, or an exclamation?")
     text = ellipsis_decimals(text)  # "0.333... as a fraction"; never in an answer (ellipsis.py)
     text = strip_instructions(strip_claims(text))
     if ELLIPSIS.search(text):  # left after the repeating decimals: "17÷5=？……？" asks for a

@@ -87,13 +87,17 @@ _INSTRUCTIONS = [
         ),
         "Compute ",
     ),
-    (  # "Q1) 2x + 3 = 11", "Problem 3: …": the exercise's label, at the start only
+    (  # "Q1) 2x + 3 = 11", "Homework problem 3: …": the exercise's label, at the start only
         re.compile(
-            r"^\s*(?:q|question|problem|exercise|ex\.?)\s*\d{1,3}\s*[):：.]\s*(?!\d)",
+            r"^\s*(?:(?:math|maths|homework|hw)\s+)*(?:q|question|problem|exercise|ex\.?)"
+            r"\s*\d{1,3}\s*[):：.]\s*(?!\d)",
             re.IGNORECASE,
         ),
         "",
     ),
+    # "please!!", "Help!": an exclamation after a word ends a sentence ("x!", "5!" are
+    # factorials, and "24!" stays one to judge)
+    (re.compile(r"(?<=[A-Za-z]{2})!+"), "."),
     (  # "Homework: 7x - 4 = 24", "作业：3/4 + 5/6": a label with its colon, at the start only
         re.compile(
             r"^\s*(?:(?:math|maths)\s+)?(?:homework|hw|practice|quiz|question|problem|exercise"

@@ -59,6 +59,11 @@ _LEAD = re.compile(
 # "3 x 4 = 2x": times or the unknown? "x!=24": x! = 24 or x ≠ 24? (as problem.py refuses)
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
+_ASKS_FOR_A_LETTER = re.compile(
+    r"(?<=[.。;；\n])\s*(?:what\s+is|what's|find|determine|求)\s+([a-z])\s*(?:的值)?"
+    r"\s*[?？.。]?\s*$",
+    re.IGNORECASE,
+)
 _HINT = re.compile(r"\((?:hint|提示)\s*[:：][^()]*\)", re.IGNORECASE)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
@@ -75,6 +80,10 @@ def refutes(problem_text: str, candidate: str) -> str | None:
 def _refutes(problem_text: str, candidate: str) -> str | None:
     text = strip_instructions(strip_claims(normalize(problem_text)))
     text = _HINT.sub(" ", text)  # no hint makes a value that breaks the equation right
+    # "… satisfies 7n - 4 = 24. What is n?": the last sentence asks for the unknown itself
+    asked = _ASKS_FOR_A_LETTER.search(text)
+    if asked is not None:
+        text = text[: asked.start()]
     if text.count("=") != 1 or _NOT_GIVEN.search(text) or _AMBIGUOUS.search(text):
         return None
     if has_exercise_number(text):  # "(2) 2x + 3 = 11": 2·2x + 3 = 11, or exercise 2?
@@ -92,6 +101,8 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
     if len(unknowns) != 1:
         return None
     (x,) = unknowns
+    if asked is not None and asked.group(1) != x.name:
+        return None
     approximate, claimed = strip_approximate(candidate)
     if approximate or re.search(r"\d\s*\.\s*\d", claimed):
         return None

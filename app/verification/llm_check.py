@@ -61,6 +61,10 @@ def rounded_from(unrounded: str | None, candidate: str) -> bool:
     return abs(a[0] - b[0]) <= Fraction(1, 2 * 10**places)
 
 
+def _by_rounding(independent: str | None, candidate: str) -> bool:
+    return rounded_from(independent, candidate) or rounded_from(candidate, independent)
+
+
 # An error the verifier describes while calling the answer correct ("should be 12").
 _DESCRIBES_AN_ERROR = re.compile(
     r"\b(?:error|mistake|incorrect|wrong|miscalculat\w*|should\s+(?:be|have)|instead\s+of"
@@ -142,24 +146,26 @@ async def llm_verdict(
 
     said = f"the verifier said is_correct={str(is_correct).lower()} with independent answer"
     said += f" {independent!r}" if independent is not None else " none"
+    if stated is not None and stated < DEFAULT_CONFIDENCE:
+        # "Correct, confidence 0.1", "wrong (42), confidence 0": it does not believe its own
+        # verdict, nor the answer it worked out
+        return verdict("abstain", None, f"{said}, at confidence {stated:g}: not a verdict")
     if equivalent is not None and candidate is not None:
         agrees = None if independent is None else await _agrees(equivalent, independent, candidate)
         if agrees is True and not is_correct:  # "incorrect", with the candidate's own answer
             return verdict("abstain", None, f"{said}, which is {candidate!r} itself")
-        if agrees is False and is_correct and rounded_from(independent, candidate):
-            # 84.33 said right for 84 ("to the nearest whole number"): the same value, rounded
+        if agrees is False and is_correct and _by_rounding(independent, candidate):
+            # 84.33 said right for 84 ("to the nearest whole number"), or 0.333 for 1/3: the
+            # same value, one of them rounded
             return verdict("abstain", None, f"{said}; it differs from {candidate!r} by rounding")
         if agrees is False:  # its own work contradicts the candidate: a rejection
             # Score is P(answer correct). Having claimed "correct", its confidence is in a
             # claim its own work refutes: a coin flip, a rejection nobody should call sure.
-            score = 1.0 - max(confidence, 0.5) if not is_correct else 0.5
+            score = 1.0 - confidence if not is_correct else 0.5
             return verdict("reject", score, f"{said}, which differs from {candidate!r}")
         if agrees is None and is_correct:
             why = "could not be compared" if independent is not None else "is missing"
             return verdict("abstain", None, f"{said}; an approval needs an agreeing answer ({why})")
-    if stated is not None and stated < DEFAULT_CONFIDENCE:
-        # "Correct, confidence 0.1", "wrong, confidence 0.3": it does not believe its verdict
-        return verdict("abstain", None, f"{said}, at confidence {stated:g}: not a verdict")
     if is_correct and _describes_an_error(rationale):
         return verdict("abstain", None, f"{said}, yet describes an error: {rationale[:200]!r}")
     if is_correct and not may_approve:

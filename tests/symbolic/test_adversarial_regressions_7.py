@@ -57,7 +57,9 @@ def test_words_after_the_lead_in_are_still_read_strictly(problem: str) -> None:
         ("(3,2)", "(3, 2)", True),
         ("(1/2, 3)", "(0.5, 3)", True),
         ("(3, 2)", "2, 3", None),  # a point, or two roots listed: not told
-        ("2, 3", "3, 2", True),  # roots, listed in any order
+        ("2, 3", "3, 2", None),  # roots in any order, or an ordered pair? not told
+        ("4 and 7", "7 and 4", None),
+        ("4 and 7", "4, 7", True),
         ("{2, 3}", "{3, 2}", True),  # a set
     ],
 )
@@ -162,3 +164,37 @@ def test_a_constant_to_the_power_zero_is_not_worked_out(answer: str) -> None:
     """ "e^0" for 3 - 2 was correct while 1^0 and 0! were not (the second tester's M1)."""
     assert check_answer("Calculate 3 - 2", answer).verdict == "abstain"
     assert check_answer("Calculate 3 - 2", "1").verdict == "approve"
+
+
+# ---------------------------------------- the second tester on the model path (2026-11-29)
+# G7: a stated equation behind "please!!", "Homework problem 3:" or before "What is n?" did not
+# refute a model's x = 5 (verified when its verifier agreed).
+# G8: "4 and 7" matched a verifier's "7 and 4" for an ordered pair; "$43" matched 43 marbles.
+
+
+@pytest.mark.parametrize(
+    ("problem", "wrong"),
+    [
+        ("Solve 7x - 4 = 24 please!!", "x = 5"),
+        ("Homework problem 3: 7x - 4 = 24", "x = 5"),
+        ("Sam's number n satisfies 7n - 4 = 24. What is n?", "n = 5"),
+        ("2x + 3 = 11. What is x?", "x = 5"),
+    ],
+)
+def test_a_stated_equation_refutes_behind_more_wordings(problem: str, wrong: str) -> None:
+    assert check_answer(problem, wrong).verdict == "reject"
+    assert check_answer(problem, wrong.replace("5", "4")).verdict in ("approve", "abstain")
+
+
+def test_an_exclamation_after_an_equation_is_not_read_as_a_factorial() -> None:
+    """'Solve 7x - 4 = 24!' rejected the right x = 4 (7x - 4 = 24! was solved)."""
+    assert check_answer("Solve 7x - 4 = 24!", "x = 4").verdict == "abstain"
+    assert check_answer("Solve x! = 24", "x = 4").verdict == "approve"
+    assert check_answer("What is 5!", "120").verdict == "approve"
+
+
+def test_a_sum_of_money_is_no_count_of_marbles() -> None:
+    marbles = "Mia has 17 marbles and buys 26 more at the fair. How many marbles does she have?"
+    assert answers_equivalent("$43", "43", marbles) is None
+    assert answers_equivalent("43", "43", marbles) is True
+    assert answers_equivalent("$43", "43", "Tom buys 3 pens. How much does he spend?") is True

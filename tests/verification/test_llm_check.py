@@ -253,11 +253,23 @@ async def test_an_approval_whose_fraction_the_answer_rounds_is_no_rejection(
     assert verdict.verdict == "abstain" and "by rounding" in verdict.rationale
 
 
-async def test_a_low_confidence_rejection_with_its_own_answer_is_no_sure_rejection(
-    server, sandbox
+@pytest.mark.parametrize("confidence", [0.0, 0.3])
+async def test_a_low_confidence_rejection_with_its_own_answer_is_an_abstention(
+    server, sandbox, confidence: float
 ) -> None:
-    verdict = await verdict_for(server, sandbox, _reply(False, 0.3, "86", "wrong"), "90")
-    assert verdict.verdict == "reject" and verdict.score == 0.5
+    """A right 43 was shown as caution on a rejection its verifier rated 0 (a tester)."""
+    reply = _reply(False, confidence, "42", "wrong")
+    verdict = await verdict_for(server, sandbox, reply, "86")
+    assert verdict.verdict == "abstain" and "not a verdict" in verdict.rationale
+
+
+@pytest.mark.parametrize(("said", "candidate"), [("0.333", "1/3"), ("0.3", "1/3")])
+async def test_an_approval_that_rounds_the_answer_is_no_rejection(
+    server, sandbox, said: str, candidate: str
+) -> None:
+    """1/3 was caution when the verifier approved it writing 0.333 (a tester)."""
+    verdict = await verdict_for(server, sandbox, verdict_json(True, 0.9, said), candidate)
+    assert verdict.verdict == "abstain" and "by rounding" in verdict.rationale
 
 
 async def test_two_points_in_another_order_are_another_answer(server, sandbox) -> None:

@@ -196,3 +196,20 @@ async def test_a_provider_down_leaves_the_evaluation_to_a_later_try(services: Re
     with pytest.raises(RetryLater):
         await TASKS["deep_evaluate"](ctx, solution_id)
     assert await TASKS["deep_evaluate"](ctx, solution_id) == "stored"
+
+
+async def test_an_evaluator_that_never_answers_readably_abstains(services: Resources) -> None:
+    """'{}' for every evaluation was retried and redelivered for ever, and the scan's event
+    stream never settled (an independent tester): after three tries the evaluator abstains."""
+    from app.solutions.followups.deep_evaluation import UNREADABLE_TRIES
+    from app.worker.job_signals import RetryLater
+    from tests.fixtures.scripted import ScriptedClient
+
+    grader = ScriptedClient("grader", ["{}"], capabilities=frozenset({"evaluate"}))
+    registry = build_registry(["symbolic"], [services.registry.get("symbolic"), grader])
+    solution_id = await _submit(services)
+    ctx = ctx_of(job_context(services, registry, InProcessQueue({})))
+    with pytest.raises(RetryLater):
+        await TASKS["deep_evaluate"](ctx, solution_id)
+    last = {**ctx, "job_try": UNREADABLE_TRIES}
+    assert (await TASKS["deep_evaluate"](last, solution_id)).startswith("abstained")

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 DIMENSIONS = ("correctness", "completeness", "clarity", "pedagogy", "format")
 EVALUATE_TIMEOUT_S = 120.0
+UNREADABLE_TRIES = 3  # a model that answers unreadably three times is not asked again
 
 
 def overall(scores: dict[str, float], weights: dict[str, float]) -> float:
@@ -92,7 +93,12 @@ async def deep_evaluate(ctx: dict[str, Any], solution_id: str) -> str:
             # dropped (the queue's tries, then the outbox's redelivery).
             raise RetryLater(f"{client.provider} unavailable: {exc}", delay_s=30.0) from exc
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
-            # A reply we cannot read is tried again; it is never stored half-parsed.
+            # A reply we cannot read is tried again; it is never stored half-parsed. After
+            # UNREADABLE_TRIES the evaluator abstains: the job ends (it was retried and
+            # redelivered for ever, and the scan's event stream never settled).
+            if int(ctx.get("job_try", 1)) >= UNREADABLE_TRIES:
+                log.warning("deep_evaluate %s: no readable evaluation; abstained", solution_id)
+                return f"abstained: unreadable evaluation from {client.provider}"
             raise RetryLater(f"unreadable evaluation from {client.provider}: {exc}") from exc
         stored = await repo.set_deep_evaluation(solution.id, evaluation)
     return "stored" if stored else "already evaluated"
