@@ -5,8 +5,10 @@ approved: what is asked is not understood. But an answer "x = 5" claims the unkn
 and 2·5 + 3 ≠ 11: whatever the words ask of x afterwards, x = 5 is not x. Only this rejection
 is made, and only where it cannot depend on the words:
 
-- the text states exactly one equation, in exactly one unknown, as given: after "solve",
-  "given", "satisfies", "the equation", "解方程", "已知", or opening its sentence;
+- the text states exactly one equation in one unknown, or a system (up to three joined by
+  "and" or commas, as many unknowns as equations), as given: after "solve", "given",
+  "satisfies", "the equation", "解方程", "已知", or opening its sentence; a last sentence may
+  ask for the unknowns themselves ("What is n?", "Find x and y.");
 - no word that makes the equation hypothetical, a question or a claim to judge ("if",
   "whether", "is", "which", "false", "?", "如果", "吗"), nor one that changes what "=" or a
   number means ("mod", "base", "round", "nearest", "approximately", "decimal", "2 s.f.",
@@ -14,13 +16,14 @@ is made, and only where it cannot depend on the words:
   one that gives the unknown another value afterwards ("becomes", "new", "increase", "let",
   "换成"), or another unit ("x in km, answer in m"),
   nor a reading problem.py refuses ("3 x 4 = 2x", "x!=24");
-- the answer assigns one exact value to that unknown (x = 5; not "5", which may answer the
-  follow-up, nor a decimal or "≈", which may be a rounded root), and both sides at that value
-  are rational numbers that differ.
+- the answer assigns one exact value to each unknown (x = 5; not "5", which may answer the
+  follow-up, nor a decimal or "≈", which may be a rounded root), and the two sides of one of
+  the equations at those values are numbers that differ.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import sympy as sp
@@ -60,10 +63,12 @@ _LEAD = re.compile(
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
 _ASKS_FOR_A_LETTER = re.compile(
-    r"(?<=[.。;；\n])\s*(?:what\s+is|what's|find|determine|求)\s+([a-z])\s*(?:的值)?"
-    r"\s*[?？.。]?\s*$",
+    r"(?<=[.。;；\n])\s*(?:what\s+(?:is|are)|what's|find|determine|give|求)\s+"
+    r"([a-z](?:\s*(?:,|and|和)\s*[a-z])*)\s*(?:的值)?\s*[?？.。]?\s*$",
     re.IGNORECASE,
 )
+_JOINER = re.compile(r"\s*(?:[,;，；、]\s*)?(?:and\s+|且|和|以及)?\s*")
+_MAX_EQUATIONS = 3
 _HINT = re.compile(r"\((?:hint|提示)\s*[:：][^()]*\)", re.IGNORECASE)
 _ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
@@ -84,38 +89,46 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
     asked = _ASKS_FOR_A_LETTER.search(text)
     if asked is not None:
         text = text[: asked.start()]
-    if text.count("=") != 1 or _NOT_GIVEN.search(text) or _AMBIGUOUS.search(text):
+    if _NOT_GIVEN.search(text) or _AMBIGUOUS.search(text):
         return None
     if has_exercise_number(text):  # "(2) 2x + 3 = 11": 2·2x + 3 = 11, or exercise 2?
         return None
-    equation = next(((s, e) for s, e in math_runs(text) if "=" in text[s:e]), None)
-    if equation is None:
+    # One equation, or a system: equations joined by "and" or a comma, and no other "="
+    equations = [(s, e) for s, e in math_runs(text) if "=" in text[s:e]]
+    if not equations or text.count("=") != len(equations) or len(equations) > _MAX_EQUATIONS:
         return None
-    start, end = equation
+    if any(not _JOINER.fullmatch(text[e:s]) for (_, e), (s, _) in itertools.pairwise(equations)):
+        return None
+    start = equations[0][0]
     sentence = text[:start]
     ends = list(_SENTENCE_END.finditer(sentence))
     if not _LEAD.search(sentence[ends[-1].end() :] if ends else sentence):
         return None
-    lhs, rhs = (_read(side) for side in text[start:end].split("="))
-    unknowns = lhs.free_symbols | rhs.free_symbols
-    if len(unknowns) != 1:
-        return None
-    (x,) = unknowns
-    if asked is not None and asked.group(1) != x.name:
+    sides = [tuple(_read(side) for side in text[s:e].split("=")) for s, e in equations]
+    unknowns = sorted(set().union(*(side.free_symbols for pair in sides for side in pair)), key=str)
+    if len(unknowns) != len(equations):
+        return None  # one unknown per equation: x + y = 10 alone does not fix x
+    names = [x.name for x in unknowns]
+    letters = re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", asked.group(1)) if asked else []
+    if asked is not None and sorted(letters) != names:
         return None
     approximate, claimed = strip_approximate(candidate)
     if approximate or re.search(r"\d\s*\.\s*\d", claimed):
         return None
-    read = read_candidate(claimed, [x.name])
+    read = read_candidate(claimed, names)
     if read.kind != "assignments" or len(read.assignments) != 1:
         return None
-    (value,) = read.assignments[0].values()
-    left, right = evaluate(lhs.xreplace({x: value})), evaluate(rhs.xreplace({x: value}))
-    if left.is_Rational and right.is_Rational:
-        return None if left == right else f"substituting gives {sp.sstr(left)} ≠ {sp.sstr(right)}"
-    if not _clearly_apart(left, right):
+    values = {sp.Symbol(name): value for name, value in read.assignments[0].items()}
+    if set(values) != set(unknowns):
         return None
-    return f"substituting gives {_shown(left)} ≠ {_shown(right)}"
+    for lhs, rhs in sides:
+        left, right = evaluate(lhs.xreplace(values)), evaluate(rhs.xreplace(values))
+        if left.is_Rational and right.is_Rational:
+            if left != right:
+                return f"substituting gives {sp.sstr(left)} ≠ {sp.sstr(right)}"
+        elif _clearly_apart(left, right):
+            return f"substituting gives {_shown(left)} ≠ {_shown(right)}"
+    return None
 
 
 def _clearly_apart(left: sp.Expr, right: sp.Expr) -> bool:

@@ -62,6 +62,8 @@ def rounded_from(unrounded: str | None, candidate: str) -> bool:
 
 
 def _by_rounding(independent: str | None, candidate: str) -> bool:
+    if independent is None:
+        return False
     return rounded_from(independent, candidate) or rounded_from(candidate, independent)
 
 

@@ -198,3 +198,20 @@ def test_a_sum_of_money_is_no_count_of_marbles() -> None:
     assert answers_equivalent("$43", "43", marbles) is None
     assert answers_equivalent("43", "43", marbles) is True
     assert answers_equivalent("$43", "43", "Tom buys 3 pens. How much does he spend?") is True
+
+
+@pytest.mark.parametrize(
+    ("problem", "wrong", "right"),
+    [
+        (
+            "Solve x + y = 10 and x - y = 4 for the club. Find x and y.",
+            "x = 3, y = 7",
+            "x = 7, y = 3",
+        ),
+        ("Solve x + y = 10, x - y = 4 with care", "x = 3, y = 8", "x = 7, y = 3"),
+    ],
+)
+def test_a_stated_system_refutes_values_that_break_it(problem: str, wrong: str, right: str) -> None:
+    assert check_answer(problem, wrong).verdict == "reject"
+    assert check_answer(problem, right).verdict in ("approve", "abstain")
+    assert check_answer(problem, "x = 7").verdict == "abstain"  # y has no value: not judged
