@@ -98,7 +98,10 @@ def close_enough(
         if candidate.is_Rational and candidate == round_half_up(exact, rounding.places):
             # "保留两位小数" of 3.996: 4.00; "4" drops the places asked for (a teacher marks
             # it down), so it is not judged either way.
-            enough = rounding.at_most or _places_written(candidate_text) >= rounding.places
+            # "2.30" for the nearest tenth writes a hundredths place it was not asked for: not
+            # judged either way, as "4" is not.
+            written = _places_written(candidate_text)
+            enough = rounding.at_most or written == max(rounding.places, 0)
             return True if enough else None
         return None if same_value(candidate, exact) else False
     if same_value(candidate, exact):

@@ -387,8 +387,19 @@ def _one_reading_of_gaps(text: str) -> str:
     return text
 
 
+# "-50 increased by 10%": -55 follows the formula, yet the value went down; an increase or a
+# decrease of a negative number is no change a school problem means: refused.
+_CHANGE_OF_A_NEGATIVE = re.compile(
+    rf"-\s*{_N}\s*(?:(?:increased|raised|decreased|reduced|lowered)\s+by|(?:增加|提高|增长|减少|降低|下降))"
+    rf"|\b(?:increase|decrease)\s+-",
+    _I,
+)
+
+
 def spell_out(text: str) -> str:
     """The text with each operation said in words between numbers written as notation."""
+    if _CHANGE_OF_A_NEGATIVE.search(text):
+        raise ParseError("a percent change of a negative number")
     text = _one_reading_of_gaps(_divisor_multiple(text))
     for chain in _CHAINS:
         text = chain.sub(_chain, text)

@@ -215,3 +215,24 @@ def test_a_stated_system_refutes_values_that_break_it(problem: str, wrong: str, 
     assert check_answer(problem, wrong).verdict == "reject"
     assert check_answer(problem, right).verdict in ("approve", "abstain")
     assert check_answer(problem, "x = 7").verdict == "abstain"  # y has no value: not judged
+
+
+@pytest.mark.parametrize("problem", ["-50 increased by 10%", "-50增加10%"])
+def test_a_percent_change_of_a_negative_number_is_not_read(problem: str) -> None:
+    """ "-50 increased by 10%" was verified as -55: the value went down (the second tester)."""
+    assert check_answer(problem, "-55").verdict == "abstain"
+    assert check_answer("50 increased by 10%", "55").verdict == "approve"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer", "verdict"),
+    [
+        ("Round 2.345 to the nearest tenth", "2.30", "abstain"),  # a hundredths place shown
+        ("Round 2.345 to the nearest tenth", "2.3", "approve"),
+        ("Solve 3x = 10 to the nearest tenth", "x = 3.30", "abstain"),
+        ("Round 1234 to the nearest ten", "1230", "approve"),
+        ("将 3.996 保留两位小数", "4.00", "approve"),
+    ],
+)
+def test_a_rounded_answer_shows_the_places_asked(problem: str, answer: str, verdict: str) -> None:
+    assert check_answer(problem, answer).verdict == verdict
