@@ -134,8 +134,8 @@ class _Evaluator:
 
     `loose`: the readings a writer may have meant where the notation is ambiguous in
     practice: `a / b × c` and `a / b(c)` as a / (b × c), `-3^2` as (-3)^2, `2^3^2` as
-    (2^3)^2. A calculation false in the standard reading but true in the loose one is never
-    flagged."""
+    (2^3)^2, a typed `√16+9` as √(16+9) (the bar's reach). A calculation false in the
+    standard reading but true in the loose one is never flagged."""
 
     def __init__(self, tokens: tuple[Token, ...], loose: bool = False) -> None:
         self.tokens = tokens
@@ -259,6 +259,9 @@ class _Evaluator:
                 raise Unreadable("unbalanced parentheses")
             return value
         if t.kind == "sqrt":
+            following = self.peek()
+            if self.loose and following is not None and following.kind != "lp":
+                return _exact_sqrt(self.expression())  # √16+9 typed for √(16+9): the bar's reach
             return _exact_sqrt(self.postfix())
         raise Unreadable(f"not arithmetic: {t.text!r}")
 

@@ -236,3 +236,19 @@ def test_a_percent_change_of_a_negative_number_is_not_read(problem: str) -> None
 )
 def test_a_rounded_answer_shows_the_places_asked(problem: str, answer: str, verdict: str) -> None:
     assert check_answer(problem, answer).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        ("√16+9 = 5", "unchecked"),
+        ("√16×4 = 8", "unchecked"),
+        ("√16+9 = 13", "ok"),
+        ("√16+9 = 14", "wrong"),
+        ("√(16+9) = 5", "ok"),
+    ],
+)
+def test_a_typed_radical_is_read_with_either_reach(step: str, verdict: str) -> None:
+    """√16+9 = 5 was wrong in a step, though typed radical scope is ambiguous (the tester)."""
+    (finding,) = check_step_list("Calculate 1 + 1", [step])
+    assert finding.verdict == verdict
