@@ -40,7 +40,8 @@ from app.symbolic.rounding import strip_approximate
 
 _NOT_GIVEN = re.compile(
     r"\b(?:if|whether|is|are|was|were|isn'?t|aren'?t|does|do|did|can|could|would|should|not"
-    r"|no|never|false|true|wrong|incorrect|correct|error|mistakes?|typo|which|suppose|assume"
+    r"|no|never|false\w*|true|wrong\w*|incorrect\w*|correct\w*|errors?|erroneous\w*|mistak\w*"
+    r"|typo\w*|which|suppose|assume"
     r"|unless|check|verify|prove|show\s+that|mod|modulo|base|binary|octal|hex\w*|round\w*"
     r"|nearest|approx\w*|about|estimat\w*|decimals?|places?|significant|digits?|percent"
     # the unknown given another value afterwards: "then x becomes", "the new x"
@@ -55,7 +56,7 @@ _NOT_GIVEN = re.compile(
 )
 _LEAD = re.compile(
     r"(?:\bsolve(?:\s+for\s+[a-z])?|\bgiven|\bsatisf(?:y|ies)|\bsuch\s+that|\bequation|解方程|方程"
-    r"|已知|满足)"
+    r"|已知|满足|\bwr(?:ote|ites)(?:\s+down)?|\bshows?)"  # "Mia wrote 2x + 3 = 11 on the board"
     r"\s*[:：,]?\s*$|^\s*$",
     re.IGNORECASE,
 )

@@ -252,3 +252,11 @@ def test_a_typed_radical_is_read_with_either_reach(step: str, verdict: str) -> N
     """√16+9 = 5 was wrong in a step, though typed radical scope is ambiguous (the tester)."""
     (finding,) = check_step_list("Calculate 1 + 1", [step])
     assert finding.verdict == verdict
+
+
+def test_an_equation_someone_wrote_is_stated_unless_it_was_a_mistake() -> None:
+    told = "Mia wrote 2x + 3 = 11 on the board. What is x?"
+    assert check_answer(told, "x = 5").verdict == "reject"
+    assert check_answer(told, "x = 4").verdict in ("approve", "abstain")
+    for slip in ("Mia wrote 2x + 3 = 11 incorrectly. Find x.", "Mia mistakenly wrote 2x + 3 = 11."):
+        assert check_answer(slip, "x = 5").verdict == "abstain"
