@@ -111,7 +111,8 @@ def _prepare(text: str) -> tuple[str, str | None]:
     text = normalize(text)
     if re.search(r"!=|\s!\s*=", text):
         raise ParseError("'x!=24': x! = 24 or x ≠ 24?")
-    if "=" in text and re.search(r"[\w)]\s*!+(?=\s*$|\s+[A-Z\u3400-\u9fff])", text):
+    factorial_at_end = r"(?:(?<![A-Za-z])[A-Za-z]|[\d)])\s*!+(?=\s*$|\s+[A-Z\u3400-\u9fff])"
+    if "=" in text and re.search(factorial_at_end, text):
         raise ParseError("'Solve 7x - 4 = 24!': a factorial, or an exclamation?")
     text = ellipsis_decimals(text)  # "0.333... as a fraction"; never in an answer (ellipsis.py)
     text = strip_instructions(strip_claims(text))
@@ -218,7 +219,7 @@ def _parse_checked(text: str) -> sp.Expr:
 
 # "Solve for x", "solve for x and y": a bare letter anywhere else ("what is a:b", "x to the
 # y", "find x and y") asks something the reader does not model.
-_FOR = re.compile(r"\bfor\s*$", re.IGNORECASE)
+_FOR = re.compile(r"\b(?:for|find|determine)\s*$|求\s*$", re.IGNORECASE)  # solve for x, find x
 _LIST_GAP = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
 
 

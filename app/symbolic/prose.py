@@ -112,11 +112,14 @@ _INSTRUCTIONS = [
             r"^\s*(?:hi|hello)?[\s,!]*(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?"
             r"help\s+me(?:\s+with|\s+to(?=\s+[a-z]))?(?:\s+this|\s+(?:the\s+)?following)?"
             r"(?:\s+(?:problem|question|one))?\s*[:：]?\s*(?:please\s*)?"
-            r"|^\s*请?(?:帮我|帮忙)(?=\s*(?:解|计算|求|化简))",
+            r"|^\s*请?(?:帮我|帮忙)(?=\s*(?:解|计算|求|化简))"
+            r"|^\s*(?:please\s+)?help(?:\s+me)?\s*[.:：]+\s*",  # "Please help!! 4(n - 2) = 20"
             re.IGNORECASE,
         ),
         "",
     ),
+    # "x 是多少？", "x 等于多少": asks for the unknown, as 求 x does
+    (re.compile(r"(?<![A-Za-z])([A-Za-z])\s*(?:的值)?\s*(?:是|等于|为)\s*多少\s*[?？]?"), r"求 \1"),
     (re.compile(r"^\s*请?(?:帮我|帮忙)\s*算(?:一下)?\s*[:：]?"), "计算 "),  # 帮我算一下 12 × 13
     (  # "Solve the following multiplication: 484 * 229": only where it is one
         re.compile(

@@ -17,8 +17,10 @@ is made, and only where it cannot depend on the words:
   "换成"), or another unit ("x in km, answer in m"),
   nor a reading problem.py refuses ("3 x 4 = 2x", "x!=24");
 - the answer assigns one exact value to each unknown (x = 5; not "5", which may answer the
-  follow-up, nor a decimal or "≈", which may be a rounded root), and the two sides of one of
-  the equations at those values are numbers that differ.
+  follow-up, unless the last sentence asks for the unknowns: "What is n?" answered "6", "Find
+  x and y." answered "(6, 4)", in the order asked; nor a decimal or "≈", which may be a
+  rounded root), and the two sides of one of the equations at those values are numbers that
+  differ.
 """
 
 from __future__ import annotations
@@ -54,9 +56,10 @@ _NOT_GIVEN = re.compile(
     r"|\bs\.\s?f\b|\bsf\b|\bsig\.?\s*figs?\b|\bd\.\s?p\b|\bdp\b",  # 2 s.f., 2 sig figs, 1 d.p.
     re.IGNORECASE,
 )
+# "Mia wrote 2x + 3 = 11 on the board", "Solve the system x + y = 10, x - y = 2"
 _LEAD = re.compile(
     r"(?:\bsolve(?:\s+for\s+[a-z])?|\bgiven|\bsatisf(?:y|ies)|\bsuch\s+that|\bequation|解方程|方程"
-    r"|已知|满足|\bwr(?:ote|ites)(?:\s+down)?|\bshows?)"  # "Mia wrote 2x + 3 = 11 on the board"
+    r"|已知|满足|\bwr(?:ote|ites)(?:\s+down)?|\bshows?|\bsystem)"
     r"\s*[:：,]?\s*$|^\s*$",
     re.IGNORECASE,
 )
@@ -64,8 +67,8 @@ _LEAD = re.compile(
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
 _ASKS_FOR_A_LETTER = re.compile(
-    r"(?<=[.。;；\n])\s*(?:what\s+(?:is|are)|what's|find|determine|give|求)\s+"
-    r"([a-z](?:\s*(?:,|and|和)\s*[a-z])*)\s*(?:的值)?\s*[?？.。]?\s*$",
+    r"(?<=[.。;；\n,，])\s*(?:what\s+(?:is|are)|what's|find|determine|give|求)\s+"
+    r"([a-z](?:\s*(?:,|and|和)\s*[a-z])*)\s*(?:的值)?\s*(?:please)?\s*[?？.。]?\s*$",
     re.IGNORECASE,
 )
 _JOINER = re.compile(r"\s*(?:[,;，；、]\s*)?(?:and\s+|且|和|以及)?\s*")
@@ -117,9 +120,13 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
     if approximate or re.search(r"\d\s*\.\s*\d", claimed):
         return None
     read = read_candidate(claimed, names)
-    if read.kind != "assignments" or len(read.assignments) != 1:
+    if read.kind == "values" and letters and len(read.values) == len(letters):
+        # "What is n?" answered "6", "Find x and y." answered "(6, 4)": in the order asked
+        values = dict(zip(map(sp.Symbol, letters), read.values, strict=True))
+    elif read.kind == "assignments" and len(read.assignments) == 1:
+        values = {sp.Symbol(name): value for name, value in read.assignments[0].items()}
+    else:
         return None
-    values = {sp.Symbol(name): value for name, value in read.assignments[0].items()}
     if set(values) != set(unknowns):
         return None
     for lhs, rhs in sides:

@@ -260,3 +260,32 @@ def test_an_equation_someone_wrote_is_stated_unless_it_was_a_mistake() -> None:
     assert check_answer(told, "x = 4").verdict in ("approve", "abstain")
     for slip in ("Mia wrote 2x + 3 = 11 incorrectly. Find x.", "Mia mistakenly wrote 2x + 3 = 11."):
         assert check_answer(slip, "x = 5").verdict == "abstain"
+
+
+# ---------------------------------------- a third tester on the model path (2026-11-29)
+# G9: "Please help!!", "please!!" after the equation, "x 是多少？", a comma before "what is n?",
+# "Solve the system …" and answers "6" or "(5, 5)" to the unknowns asked left a wrong model
+# answer unrefuted (verified when its verifier agreed; `correct` in /v1/checks).
+
+
+@pytest.mark.parametrize(
+    ("problem", "wrong", "right"),
+    [
+        ("Please help!! 4(n - 2) = 20, what is n?", "6", "7"),
+        ("Please help!! 4(n - 2) = 20, what is n?", "n = 6", "n = 7"),
+        ("Help me with 2x + 3 = 11 please!!", "5", "4"),
+        ("帮我算一下 2(x + 1) = 10，x 是多少？", "x = 5", "4"),
+        ("Solve the system x + y = 10, x - y = 2 please!!", "x = 5, y = 5", "x = 6, y = 4"),
+        ("Homework: x + y = 10 and x - y = 2. Find x and y please!!", "(4, 6)", "(6, 4)"),
+        ("Help me: 3x + 2y = 12 and x - y = -1, find x and y", "(3, 2)", "(2, 3)"),
+    ],
+)
+def test_a_stated_equation_refutes_under_more_wordings(
+    problem: str, wrong: str, right: str
+) -> None:
+    assert check_answer(problem, wrong).verdict == "reject"
+    assert check_answer(problem, right).verdict in ("approve", "abstain")
+
+
+def test_a_bare_number_is_no_value_of_x_where_a_follow_up_is_asked() -> None:
+    assert check_answer("Solve 2x + 3 = 11, then double it", "8").verdict == "abstain"
