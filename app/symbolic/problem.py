@@ -217,9 +217,9 @@ def _parse_checked(text: str) -> sp.Expr:
     return expr
 
 
-# "Solve for x", "solve for x and y": a bare letter anywhere else ("what is a:b", "x to the
-# y", "find x and y") asks something the reader does not model.
-_FOR = re.compile(r"\b(?:for|find|determine)\s*$|求\s*$", re.IGNORECASE)  # solve for x, find x
+# "Solve for x", "solve for x and y", "… = 10. Find x.", "求 x": a bare letter anywhere else
+# ("what is a:b", "x to the y") asks something the reader does not model.
+_FOR = re.compile(r"\b(?:for|find|determine)\s*$|求\s*$", re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
 
 
