@@ -26,6 +26,7 @@ from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.deps import ServicesDep
+from app.db.models._columns import as_utc
 from app.db.repositories.outbox import OutboxRepository
 from app.metrics import HTTP_REQUESTS, exposition
 from app.resources import Resources
@@ -74,7 +75,7 @@ async def service_gauges(services: Resources) -> bytes:
     except Exception as exc:
         log.warning("metrics: outbox backlog not read (%s)", type(exc).__name__)
     else:
-        age = 0.0 if oldest is None else (datetime.now(UTC) - _aware(oldest)).total_seconds()
+        age = 0.0 if oldest is None else (datetime.now(UTC) - as_utc(oldest)).total_seconds()
         gauge(
             "solveverify_outbox_pending",
             "Follow-up jobs staged in the outbox and not yet handed to the queue.",
@@ -112,10 +113,6 @@ class _Families(Collector):
 
     def collect(self) -> Iterable[Metric]:
         return self.families
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)  # SQLite
 
 
 class HttpMetrics:

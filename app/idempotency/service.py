@@ -18,12 +18,12 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models._columns import utcnow
+from app.db.models._columns import as_utc, utcnow
 from app.db.transaction import transaction
 from app.errors import DomainError
 from app.idempotency.repository import IdempotencyRepository
@@ -118,8 +118,8 @@ async def begin(
         if time.monotonic() > give_up:
             # When to ask again: the first request's answer, or its claim lapsing (its
             # process died), whichever comes first; never sooner than a second from now.
-            lapses = row.created_at + timedelta(seconds=api.idempotency_claim_s)
-            left = (lapses.replace(tzinfo=lapses.tzinfo or UTC) - utcnow()).total_seconds()
+            lapses = as_utc(row.created_at) + timedelta(seconds=api.idempotency_claim_s)
+            left = (lapses - utcnow()).total_seconds()
             raise IdempotencyConflict(
                 "idempotency_key_in_use",
                 "a request with this Idempotency-Key is still being processed; retry shortly",

@@ -14,6 +14,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time, aware: SQLite keeps no time zone, its times are UTC stored naive."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 UUIDPk = Annotated[uuid.UUID, mapped_column(Uuid, primary_key=True, default=uuid.uuid4)]
 CreatedAt = Annotated[
     datetime, mapped_column(DateTime(timezone=True), default=utcnow, index=True, nullable=False)
