@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -64,23 +65,32 @@ class Equation:
     solved: bool = False  # the unknown alone on one side, a number on the other: x = 4
     pending: bool = False  # solved, with an operation left to carry out: x = 8/2, x = 15 ÷ 3
     places: int | None = None  # the most decimal places of a number in it (None: no decimal)
-    # Its distinct non-real roots (None: not had): x² + 2x + 5 = 0 and (x + 1)² = -5 have the
-    # same (empty) set of real solutions, not the same equation ((x + 1)² = -4 is).
-    nonreal: frozenset[sp.Expr] | None = None
+    residual: sp.Expr | None = None  # lhs - rhs, for its non-real roots where they are asked
+
+    def nonreal(self) -> frozenset[sp.Expr] | None:
+        """Its distinct non-real roots (None: not had): x² + 2x + 5 = 0 and (x + 1)² = -5 have
+        the same (empty) set of real solutions, not the same equation ((x + 1)² = -4 is).
+        Computed only for a line without real roots, and its neighbours."""
+        return None if self.residual is None else _nonreal_roots(self.residual, self.variable)
 
     def same_solutions(self, other: Equation) -> bool:
         if self.roots != other.roots:
             return False
-        return bool(self.roots) or (self.nonreal is not None and self.nonreal == other.nonreal)
+        if self.roots:
+            return True
+        mine = self.nonreal()
+        return mine is not None and mine == other.nonreal()
 
     def shares_no_root(self, others: list[Equation]) -> bool:
         """No root, real or not, in common with any of `others`: a line with real roots is
         judged by those; one without, by its complex ones."""
         if self.roots:
             return all(not (self.roots & e.roots) for e in others)
-        if not self.nonreal:
+        mine = self.nonreal()
+        if not mine:
             return False
-        return all(e.nonreal is not None and not (self.nonreal & e.nonreal) for e in others)
+        theirs = [e.nonreal() for e in others]
+        return all(t is not None and not (mine & t) for t in theirs)
 
     def rounds_to(self, roots: frozenset[sp.Expr]) -> bool:
         """Could every root of this line be one of `roots` rounded or cut to its places?"""
@@ -175,12 +185,12 @@ def read_equation(text: str) -> Equation | None:
     pending = solved and _operation_left(value)
     places = max((len(d) for d in _DECIMAL.findall(plain)), default=None)
     factored = _is_factored(lhs, rhs)
-    nonreal = _nonreal_roots(residual, x)
     return Equation(
-        plain, x, roots, factored, solved=solved, pending=pending, places=places, nonreal=nonreal
+        plain, x, roots, factored, solved=solved, pending=pending, places=places, residual=residual
     )
 
 
+@lru_cache(maxsize=256)
 def _nonreal_roots(residual: sp.Expr, x: sp.Symbol) -> frozenset[sp.Expr] | None:
     """The distinct non-real roots, exact (None where they cannot be had)."""
     try:
@@ -237,8 +247,7 @@ def problem_equation(problem: str) -> Equation | None:
         return None
     factored = _is_factored(equation.lhs, equation.rhs)
     every = read.target.kind == "solutions"
-    nonreal = _nonreal_roots(residual, x)
-    return Equation(str(equation), x, roots, factored, every, nonreal=nonreal)
+    return Equation(str(equation), x, roots, factored, every, residual=residual)
 
 
 def _later_roots(
