@@ -25,6 +25,7 @@ from app.checks.repository import CheckRepository
 from app.checks.schemas import MAX_STEP_CHARS, MAX_STEPS, CheckResponse, StepCheck
 from app.checks.steps import WorkCheck, check_work
 from app.db.models import Check, CheckVerdict
+from app.llm.answer_hygiene import hedges
 from app.pipeline.context import PipelineContext
 from app.pipeline.nodes.retrieve import similar_problems
 from app.pipeline.verification_stages import validation_stages
@@ -102,13 +103,12 @@ async def checked_answer(
     )
     if not steps:
         outcome = await validate(stages, ctx.thresholds)
-        return CheckedAnswer(
-            check_response(outcome, ctx), text, answer, None, outcome.verdicts, None
-        )
+        response = no_guess(check_response(outcome, ctx), answer, text)
+        return CheckedAnswer(response, text, answer, None, outcome.verdicts, None)
     outcome, work = await asyncio.gather(
         validate(stages, ctx.thresholds), check_work(ctx, text, steps, verifier)
     )
-    response = withheld(check_response(outcome, ctx))
+    response = withheld(no_guess(check_response(outcome, ctx), answer, text))
     response.first_error_step = work.first_error_step
     response.first_flagged_step = work.first_flagged_step
     response.steps = work.steps
@@ -250,6 +250,19 @@ def admitted_verifier(ctx: PipelineContext) -> str | None:
         min_auroc=verify.min_verifier_auroc,
     )
     return admitted[0] if admitted else None
+
+
+def no_guess(response: CheckResponse, answer: str, problem: str) -> CheckResponse:
+    """A hedge ("12 or 13", "maybe 12") is never `correct`: a verifier that echoes it agrees
+    with both halves at once. It may still be `incorrect` (both halves wrong)."""
+    if response.verdict != "correct" or not hedges(answer, problem):
+        return response
+    return CheckResponse(
+        verdict="unknown",
+        method=response.method,
+        detail="the answer hedges between values; a guess is not checked as right",
+        confidence=None,
+    )
 
 
 def withheld(response: CheckResponse) -> CheckResponse:

@@ -98,6 +98,23 @@ async def test_admitted_model_verifier_decides_a_word_problem(
     assert WORD_PROBLEM in prompt and "90" in prompt
 
 
+async def test_a_hedge_the_verifier_echoes_is_never_correct(
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
+):
+    """A verifier that echoes "86 or 87" agrees with both halves at once (an independent
+    tester's finding on the model path); the guess stays unknown, a wrong one incorrect."""
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    for guess in ("86 or 87", "maybe 86", "86 还是 87"):
+        fake_llm.then(Reply(verdict_json(True, 0.95, guess)))
+        body = await check(client, WORD_PROBLEM, guess)
+        assert (body["verdict"], body["confidence"]) == ("unknown", None), (guess, body)
+        assert "hedges" in body["detail"]
+    fake_llm.then(Reply(verdict_json(False, 0.9, "86")))
+    wrong = await check(client, WORD_PROBLEM, "90 or 91")
+    assert (wrong["verdict"], wrong["method"]) == ("incorrect", "llm")
+
+
 async def test_model_verifier_not_admitted_is_not_asked(
     client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
 ):

@@ -36,10 +36,46 @@ SMOL_ECHO = "}\n\nThe answer is: 2.\n\nThe original problem was: " + PROBLEM
         "86 muffins",
         "The baker sells 86 muffins.",
         "3:4",
+        "3 or more",
+        "86, 87",
     ],
 )
 def test_short_answers_are_usable(answer: str) -> None:
     assert unusable_answer_reason(answer, problem=PROBLEM) is None
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "86 or 87",
+        "either 86 or 87",
+        "86 muffins or 87 muffins",
+        "86 还是 87",
+        "86或87",
+        "1/2 or 1/3",
+        "maybe 86",
+        "I think it's 86",
+        "86 (probably)",
+        "大概86个",
+    ],
+)
+def test_a_guess_is_no_answer(answer: str) -> None:
+    assert unusable_answer_reason(answer, problem=PROBLEM) == "answer hedges between values"
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Solve x^2 - 5x + 6 = 0",
+        "|x| = 3. Find x.",
+        "What are the possible values of n?",
+        "Which numbers could Tom be thinking of?",
+        "求方程的所有解",
+    ],
+)
+def test_alternatives_answer_a_problem_with_several_values(problem: str) -> None:
+    assert unusable_answer_reason("2 or 3", problem=problem) is None
+    assert unusable_answer_reason("x = 2 or x = 3", problem=problem) is None
 
 
 @pytest.mark.parametrize(
@@ -86,6 +122,17 @@ async def test_solve_skips_a_soup_reply_and_asks_the_next_provider(graph, make_c
     assert any(e.startswith("tiny: no usable answer (answer") for e in state.solve_errors)
     # the soup was never an attempt, so it was never verified or shown
     assert [a.final_answer for a in state.attempts] == ["86"]
+
+
+async def test_solve_skips_a_hedge_and_asks_the_next_provider(graph, make_context) -> None:
+    unsure = ScriptedClient(
+        "unsure", [solution_json("86 or 87")], capabilities=frozenset({"solve"})
+    )
+    ctx = make_context(unsure, solver("capable", "86"), symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=PROBLEM))
+    assert state.solution is not None and state.solution.final_answer == "86"
+    assert state.provider_history == ["unsure", "capable"]
+    assert "unsure: no usable answer (answer hedges between values)" in state.solve_errors
 
 
 async def test_only_soup_means_no_answer(graph, make_context) -> None:
