@@ -25,7 +25,7 @@ from app.checks.repository import CheckRepository
 from app.checks.schemas import MAX_STEP_CHARS, MAX_STEPS, CheckResponse, StepCheck
 from app.checks.steps import WorkCheck, check_work
 from app.db.models import Check, CheckVerdict
-from app.llm.answer_hygiene import hedges
+from app.llm.hedges import hedges
 from app.pipeline.context import PipelineContext
 from app.pipeline.nodes.retrieve import similar_problems
 from app.pipeline.verification_stages import validation_stages

@@ -5,13 +5,14 @@ fill it with the rest of their reply instead: the prompt echoed back ("The origi
 was: …"), JSON or XML fragments, paragraphs of prose. Such a reply is "no answer" from that
 provider (SOLVE records why and asks the next one); it is never checked, stored or shown.
 
-So is a hedge: "maybe 12", "12 or 13" where one value is asked. A verifier that echoes it
-would agree with both halves at once, and the student would be shown a guess as checked.
+So is a hedge ("maybe 12", "12 or 13" where one value is asked: `app/llm/hedges.py`).
 """
 
 from __future__ import annotations
 
 import re
+
+from app.llm.hedges import hedges
 
 DEFAULT_MAX_CHARS = 200
 # Longest run of the problem's own words an answer may repeat ("the number of apples").
@@ -27,25 +28,6 @@ _PROMPT_ECHO = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_]+")
-_UNSURE = re.compile(
-    r"\b(maybe|perhaps|probably|possibly|i think|i guess|i believe|not sure|unsure)\b"
-    r"|大概|也许|或许|不确定|可能是",
-    re.IGNORECASE,
-)
-# Two bare values offered as alternatives: "12 or 13", "either 4 or 5", "12 还是 13".
-_VALUE = r"[-+]?\$?\d[\d,.]*(?:\s*/\s*\d+)?%?(?:\s*[^\W\d_]+)?"
-_ALTERNATIVES = re.compile(
-    rf"\s*(?:either\s+)?{_VALUE}(?:\s*(?:,|\bor\b|或者?|还是)\s*{_VALUE})+\s*[.。]?\s*",
-    re.IGNORECASE,
-)
-_OR = re.compile(r"\bor\b|或|还是", re.IGNORECASE)
-# Problems whose answer may be several values: "solve …", "the roots", "|x| = 3", "could be",
-# "所有解", "可能是多少".
-_SEVERAL = re.compile(
-    r"\b(solve|roots?|solutions?|zeros?|values|possible|possibly|could|might|can be)\b"
-    r"|=|\||\^\s*2|²|根|解|所有|哪些|可能",
-    re.IGNORECASE,
-)
 
 
 def _braces_balanced(text: str) -> bool:
@@ -79,18 +61,6 @@ def _echoes(answer: str, problem: str) -> bool:
     )
 
 
-def hedges(answer: str, problem: str) -> bool:
-    """True when the answer is a guess ("maybe 12") or offers alternatives ("12 or 13") to a
-    problem that asks for one value."""
-    if _UNSURE.search(answer):
-        return True
-    return (
-        _ALTERNATIVES.fullmatch(answer) is not None
-        and _OR.search(answer) is not None
-        and not _SEVERAL.search(problem)
-    )
-
-
 def unusable_answer_reason(
     answer: str, *, problem: str = "", max_chars: int = DEFAULT_MAX_CHARS
 ) -> str | None:
@@ -98,6 +68,8 @@ def unusable_answer_reason(
     text = answer.strip()
     if not text:
         return "empty answer"
+    if any((ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127 for c in text):
+        return "answer contains control characters"
     if len(text) > max_chars:
         return f"answer longer than {max_chars} characters"
     if hedges(text, problem):

@@ -105,7 +105,7 @@ async def test_a_hedge_the_verifier_echoes_is_never_correct(
     tester's finding on the model path); the guess stays unknown, a wrong one incorrect."""
     fake_llm.reset()
     with_clients(sdk_model(fake_llm))
-    for guess in ("86 or 87", "maybe 86", "86 还是 87"):
+    for guess in ("86 or 87", "maybe 86", "86 还是 87", r"86 \text{ or } 87", "86?"):
         fake_llm.then(Reply(verdict_json(True, 0.95, guess)))
         body = await check(client, WORD_PROBLEM, guess)
         assert (body["verdict"], body["confidence"]) == ("unknown", None), (guess, body)

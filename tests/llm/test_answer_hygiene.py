@@ -44,67 +44,15 @@ def test_short_answers_are_usable(answer: str) -> None:
     assert unusable_answer_reason(answer, problem=PROBLEM) is None
 
 
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "86 or 87",
-        "either 86 or 87",
-        "86 muffins or 87 muffins",
-        "86 还是 87",
-        "86或87",
-        "1/2 or 1/3",
-        "maybe 86",
-        "I think it's 86",
-        "86 (probably)",
-        "大概86个",
-    ],
-)
+@pytest.mark.parametrize("answer", ["86 or 87", "maybe 86", "86 还是 87"])
 def test_a_guess_is_no_answer(answer: str) -> None:
+    """(More wordings in test_hedges.py.)"""
     assert unusable_answer_reason(answer, problem=PROBLEM) == "answer hedges between values"
 
 
-@pytest.mark.parametrize(
-    "problem",
-    [
-        "Solve x^2 - 5x + 6 = 0",
-        "|x| = 3. Find x.",
-        "What are the possible values of n?",
-        "Which numbers could Tom be thinking of?",
-        "求方程的所有解",
-    ],
-)
-def test_alternatives_answer_a_problem_with_several_values(problem: str) -> None:
-    assert unusable_answer_reason("2 or 3", problem=problem) is None
-    assert unusable_answer_reason("x = 2 or x = 3", problem=problem) is None
-
-
-@pytest.mark.parametrize(
-    ("answer", "reason"),
-    [
-        ("", "empty"),
-        ("   ", "empty"),
-        (SMOL_ECHO, "echoes the prompt"),
-        ("The problem was: how many muffins", "echoes the prompt"),
-        ("7 trays with 13 muffins each and sells all but 5 muffins", "echoes the prompt"),
-        ("<answer>86</answer>", "markup"),
-        ("<problem>86", "markup"),
-        ('{"final_answer": "86"', "echoes the prompt"),
-        ('"value": 86', "JSON"),
-        ("86}", "unbalanced"),
-        ("((86)", "unbalanced"),
-        ("x" * 201, "longer than 200"),
-        (
-            "First we multiply seven by thirteen to get the total\n"
-            "then we subtract the five that were kept back",
-            "prose",
-        ),
-        ("1\n2\n3\n4", "4 lines"),
-        ("```json\n86\n```", "echoes the prompt"),
-    ],
-)
-def test_soup_is_no_answer(answer: str, reason: str) -> None:
-    found = unusable_answer_reason(answer, problem=PROBLEM)
-    assert found is not None and reason in found
+def test_control_characters_are_no_answer() -> None:
+    assert unusable_answer_reason("\x00", problem=PROBLEM) == "answer contains control characters"
+    assert unusable_answer_reason("8\x076", problem=PROBLEM) == "answer contains control characters"
 
 
 def test_the_limit_is_a_setting() -> None:

@@ -1,0 +1,138 @@
+"""A hedge is no answer: unsure words and different values offered as alternatives, unless
+the problem is about chance or may have several answers. Most cases are an independent
+tester's: each of the hedges was verified on an echoing verifier, or called `correct`."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.llm.hedges import hedges
+
+APPLES = "Tom has 5 apples and buys 7 more. How many apples does he have now?"
+APPLES_ZH = "小明有5个苹果，又买了7个。他现在有几个苹果？"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "12 or 13",
+        "either 12 or 13",
+        r"12 \text{ or } 13",
+        "$12$ or $13$",
+        "**12** or **13**",
+        "12 or 13 red apples",
+        "12 or 13 apples in total",
+        "12 (or 13)",
+        "x = 12 or 13",
+        "The answer is 12 or 13",
+        "It could be 12 or 13",
+        "between 12 and 13",
+        "12-13",
+        "12 to 13",
+        r"12 \pm 1",
+        "12 | 13",
+        r"12 \lor 13",
+        "12 and/or 13",
+        "12 либо 13",
+        "12 ou 13",
+        "maybe 12",
+        "likely 12",
+        "Most likely 12",
+        "I would say 12",
+        "I think it's 12",
+        "12 or so",
+        "12 (not certain)",
+        "12 [guess]",
+        "12 (probably)",
+        "12?",
+        "1/2 or 1/3",
+    ],
+)
+def test_english_hedges(answer: str) -> None:
+    assert hedges(answer, APPLES)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "12或13",
+        "12 还是 13",
+        "12～13",
+        "12到13",
+        "12至13",
+        "不是12就是13",
+        "要么12要么13",
+        "可能12",
+        "应该是12",
+        "估计12",
+        "大约12",
+        "大概86个",
+        "我猜12",
+        "好像是12",
+        "12吧",
+        "12左右",
+        "12？",
+    ],
+)
+def test_chinese_hedges(answer: str) -> None:
+    assert hedges(answer, APPLES_ZH)
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        # words that switched the check off: "solution", "m²", "possible", "can be", an "="
+        # without an unknown, 根 the measure word, 所有, 解答
+        ("A 10% salt solution: Tom has 5 apples and buys 7 more. How many apples?", "12 or 13"),
+        ("What is the area, in m², of a rectangle 3 m by 4 m?", "12 or 13"),
+        ("What is the greatest possible number of apples?", "12 or 13"),
+        ("How many apples can be in his bag now?", "12 or 13"),
+        ("Tom has 5 apples and buys 7 more (5 + 7 = ?). How many apples?", "12 or 13"),
+        ("一根绳子长5米，又接上7米，现在绳子长几米？", "12或13"),
+        ("所有同学一共有5个苹果，又买了7个，一共几个？", "12或13"),
+        ("请解答：5+7等于几？", "12或13"),
+        ("3/4 + 5/6 = ?", "19/12 or 1"),
+        ("What is 7 × 8?", "56 (or 57)"),
+        ("计算 7 × 8", "56吧"),
+    ],
+)
+def test_hedges_whatever_else_the_problem_says(problem: str, answer: str) -> None:
+    assert hedges(answer, problem)
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("Solve x^2 - 5x + 6 = 0", "x = 2 or x = 3"),
+        ("Solve x^2 - 5x + 6 = 0", "2 or 3"),
+        ("x^2 = 9, find x", "x = 3 or x = -3"),
+        ("|x| = 3. Find x.", "3 or -3"),
+        ("The square of a number is 49. What is the number?", "7 or -7"),
+        ("A number is 5 units away from 0 on the number line. What is it?", "5 or -5"),
+        ("一个数的绝对值是5，这个数是多少？", "5或-5"),
+        ("数轴上到原点距离是3的点表示的数是多少？", "3或-3"),
+        ("Between which two consecutive whole numbers is 7.5?", "between 7 and 8"),
+        ("What is the ratio of boys to girls?", "5 to 3"),
+        # one value written two ways
+        ("A coin is tossed. What is the probability of getting heads?", "1/2 or 50%"),
+        ("What is 3 divided by 4?", "3/4 or 0.75"),
+        # the problem is about chance, or asks for an estimate
+        (
+            "Will a spinner that is half red, half blue land on red? Certain, impossible or maybe?",
+            "maybe",
+        ),
+        ("袋子里只有白球，摸出的球是红球吗？", "不可能是红球"),
+        ("袋子里有红球和白球，摸出的球可能是什么颜色？", "可能是红球，也可能是白球"),
+        ("Estimate 49 × 21.", "about 1000"),
+        ("Which is bigger, 3/4 or 2/3?", "3/4"),
+        (APPLES, "12"),
+        (APPLES, "12 apples"),
+        (APPLES, "3 or more"),
+        (APPLES, "12 - 5 = 7"),
+        (APPLES, "1 7/12"),
+        (APPLES, "$12.50"),
+        (APPLES, "x = ±√2"),
+    ],
+)
+def test_right_answers_are_not_hedges(problem: str, answer: str) -> None:
+    assert not hedges(answer, problem)
