@@ -1,60 +1,98 @@
-"""Is an answer a guess? "maybe 12", "12 or 13", "12-13", "大约12", "12吧".
+"""Is an answer a guess? "maybe 12", "about 12", "12 or 13", "12-13", "大约12", "12吧".
 
 A hedge is never an answer a student may be shown as checked: a verifier that echoes "12 or
-13" agrees with both halves at once. Two kinds:
+13" agrees with both halves at once. Refusing a right answer that looks like one costs an
+honest "unverified"; letting a guess through can cost a wrong "verified", so the exceptions
+below are narrow. Three kinds:
 
-- unsure words ("maybe", "likely", "I think", "可能", "应该是", "左右", a closing "?"), unless the
-  problem itself is about chance ("possible", "certain", "可能") or asks for an estimate;
-- two different values offered as alternatives or a range ("12 or 13", "12 (or 13)", "12-13",
+- unsure words ("maybe", "likely", "I think", "可能", "应该是", a "?"), unless the
+  problem is about chance ("possible", "likely", "certain, …", "可能", "一定");
+- approximation ("about 12", "≈ 12", "12左右", "大约12"), unless the problem asks for an
+  estimate or a rounding;
+- different values offered as alternatives or a range ("12 or 13", "12 (or 13)", "12-13",
   "between 12 and 13", "12 ± 1", "12到13", "不是12就是13"), unless the problem may have several
-  answers (an equation in an unknown, "solve", "roots", a square or an absolute value, "the
-  distance from 0", "哪些", "绝对值"). The same value written twice ("3/4 or 0.75", "1/2 or 50%")
-  is one value.
+  answers: it is to be solved, or squares, roots, absolute values, inequalities, a distance
+  on a number line; "5 to 3" and "3-2" are no range in a ratio or a score. The same value
+  written twice ("3/4 or 0.75", "1/2 or 50%", "1/3 or 0.33") is one value.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from fractions import Fraction
 
 _UNSURE = re.compile(
     r"\b(maybe|perhaps|probably|possibly|likely|i think|i guess|i believe|i would say|guess"
     r"|not sure|not certain|unsure|or so)\b"
-    r"|(?<!不)可能|应该|估计|大约|大概|也许|或许|我猜|好像|不确定|左右|吧\s*[.。]?\s*$|[?？]\s*$",
+    r"|(?<!不)可能|应该|也许|或许|我猜|好像|不确定|吧\s*[.。]?\s*$|[?？]",
     re.IGNORECASE,
 )
 _CHANCE = re.compile(
-    r"\b(possible|possibly|impossible|certain|maybe|likely|unlikely|chance|probabilit\w*"
-    r"|estimat\w*|about|approximate\w*|roughly|round\w*)\b"
-    r"|可能|一定|不可能|估|大约|大概|近似|约",
+    r"\b(possible|possibly|impossible|likely|unlikely|chances?|probabilit\w*|certain\s*[,，]"
+    r"|certainly)"
+    r"|可能|一定",
+    re.IGNORECASE,
+)
+_APPROXIMATE = re.compile(
+    r"\b(about|approx\w*|roughly|around|nearly|almost)\b|[~≈]\s*\d|约|大约|大概|估计|左右|差不多",
+    re.IGNORECASE,
+)
+_ESTIMATE = re.compile(
+    r"\b(estimat\w*|approx\w*|roughly|about|round\w*|nearest|decimal\s+places?|significant)\b"
+    r"|估算|估计|大约|大概|近似|保留|精确到|四舍五入",
     re.IGNORECASE,
 )
 # LaTeX and markdown around the words of an answer: "12 \text{ or } 13", "$12$", "**12**".
 _MARKUP = re.compile(r"\\text\w*\s*\{|\\mathrm\s*\{|[{}$*]|\\[,;!]")
-_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[-+]?\d+(?:\.\d+)?(?:\s*/\s*\d+)?%?")
-_CONNECTIVE = re.compile(
-    r"\bor\b|\bto\b|\bbetween\b|\beither\b|\\pm|±|\\lor|\||或|还是|到|至|[~～]|要么|就是"
-    r"|\bлибо\b|\bou\b|\bo\b|(?<=\d)\s*[-–—]\s*(?=\d)(?![^=]*=)",  # not "12 - 5 = 7"
-    re.IGNORECASE,
-)
-# Problems that may have several answers, or whose "5 to 3" is a ratio.
+_NUMBER_TEXT = r"(?<![A-Za-z0-9_.,])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?%?"
+_NUMBER = re.compile(_NUMBER_TEXT)
+# "12-13 apples" alone is a range; "3√2 - 3" and "12 - 5 = 7" are not.
+_DASH_RANGE = re.compile(
+    rf"\s*{_NUMBER_TEXT}\s*[-–—]\s*{_NUMBER_TEXT}(?:\s+[^\W\d_]+|[^\W\d_A-Za-z]+)?\s*[.。]?\s*"
+)  # "12-13 apples", "12-13个"; not "-1 - 5i"
+_OR = r"\bor\b|\beither\b|\\pm|±|\\lor|\s\|\s|或|还是|要么|就是|\bлибо\b|\bou\b|\bo\b"
+_RANGE = r"|\bto\b|\bbetween\b|到|至|[~～]"
+_ALTERNATIVE = re.compile(_OR + _RANGE, re.IGNORECASE)
+_ONLY_OR = re.compile(_OR, re.IGNORECASE)
 _SEVERAL = re.compile(
-    r"\b(solve|roots?|solutions?\s+(?:of|to)|zeros?|values|square|squared|absolute|opposite"
-    r"|distance|away\s+from|ratio|range|interval|between|consecutive|which\s+two)\b"
+    r"\b(solve|roots?|zeros?|solutions?\s+(?:of|to)|all\s+(?:the\s+)?values|possible\s+values"
+    r"|square\s+(?:roots?|of)|squared|absolute|opposite|inequality|isosceles|which\s+two"
+    r"|between\s+which|units?\s+(?:from|away))\b"
     r"|(?<![A-Za-z])(?![cdkm]?m\s*(?:\^\s*2|²))[a-z]\s*(?:\^\s*2|²)|√|\|"  # x², not m²
-    r"|\b[a-z]\b[^=?.!。？]*=|=[^?.!。？]*\b[a-z]\b"  # an equation in an unknown
-    r"|哪些|绝对值|平方|相反数|距离|比|解方程|所有解|范围|之间|连续",
+    r"|(?<![A-Za-z])[a-z]\s*[<>≤≥]|[<>≤≥]\s*[a-z](?![A-Za-z])"  # an inequality in an unknown
+    r"|绝对值|平方根|平方等于|平方是|相反数|到原点|不等式|解方程|所有解|等腰|哪两个",
     re.IGNORECASE,
 )
+# "5 to 3", "21-14": a ratio or a score, not a range.
+_PAIR = re.compile(r"\b(ratio|odds|simplest\s+form|simplify|score)\b|比分|最简", re.IGNORECASE)
 
 
 def _value(number: str) -> Fraction | None:
-    text = number.replace(" ", "")
+    text = number.replace(" ", "").replace(",", "")
     scale = Fraction(1, 100) if text.endswith("%") else Fraction(1)
     try:
         return Fraction(text.rstrip("%")) * scale
     except (ValueError, ZeroDivisionError):
         return None
+
+
+def _places(number: str) -> int | None:
+    """Decimal places of a number written as a decimal ("0.33": 2), else None."""
+    match = re.fullmatch(r"[-+]?[\d,]*\.(\d+)", number.strip())
+    return len(match.group(1)) if match else None
+
+
+def _different(numbers: list[str]) -> bool:
+    """Do the numbers name more than one value? "1/3 or 0.33" does not (0.33 is 1/3 rounded)."""
+    values = [(_value(n), _places(n)) for n in numbers]
+    for (a, places_a), (b, places_b) in itertools.pairwise(values):
+        if a is None or b is None or a == b:
+            continue
+        places = min(p for p in (places_a, places_b, 99) if p is not None)
+        if places == 99 or round(a, places) != round(b, places):
+            return True
+    return False
 
 
 def hedges(answer: str, problem: str) -> bool:
@@ -63,5 +101,12 @@ def hedges(answer: str, problem: str) -> bool:
     text = _MARKUP.sub(" ", answer)
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
-    values = {_value(n) for n in _NUMBER.findall(text)}
-    return len(values) > 1 and _CONNECTIVE.search(text) is not None and not _SEVERAL.search(problem)
+    if _APPROXIMATE.search(text) and not _ESTIMATE.search(problem):
+        return True
+    pair = _PAIR.search(problem) is not None
+    connective = (_ONLY_OR if pair else _ALTERNATIVE).search(text) is not None
+    return (
+        (connective or (not pair and _DASH_RANGE.fullmatch(text) is not None))
+        and _different(_NUMBER.findall(text))
+        and not _SEVERAL.search(problem)
+    )

@@ -220,7 +220,30 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     readable = "\\" in candidate and _latex_number(candidate)  # not a sum of two fractions
     if single and expected and readable and math_verify_equivalent(expected, candidate):
         return CheckResult("approve", "equivalence", "equal to the exact answer", expected)
+    if single and expected and _states_another_value(candidate, expected, problem_text):
+        # "56, 57" or "56 and 57" for 7 × 8: no model may call it correct for the 56 in it
+        return CheckResult("abstain", "none", _ANOTHER_VALUE, expected, conclusive=True)
     return CheckResult("abstain", "none", "the answer could not be read with certainty", expected)
+
+
+_ANOTHER_VALUE = "the answer states a value other than the exact one"
+_PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:\s*/\s*\d+)?")
+
+
+def _plain_numbers(text: str) -> set[sp.Rational]:
+    return {sp.Rational(n.replace(" ", "")) for n in _PLAIN_NUMBER.findall(text)}
+
+
+def _states_another_value(candidate: str, expected: str, problem_text: str) -> bool:
+    """Does the unread answer hold a number that is neither the exact value nor one of the
+    problem's own ("7 × 8 = 56" restates 7 and 8)?"""
+    try:
+        exact = sp.Rational(expected)
+        stated = _plain_numbers(candidate)
+        given = _plain_numbers(problem_text)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    return any(value not in (exact, -exact) and value not in given for value in stated)
 
 
 # "5-1/4": a mixed number as US rulers and lumber write it (5 1/4), or a difference?
