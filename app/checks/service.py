@@ -253,9 +253,10 @@ def admitted_verifier(ctx: PipelineContext) -> str | None:
 
 
 def no_guess(response: CheckResponse, answer: str, problem: str) -> CheckResponse:
-    """A hedge ("12 or 13", "maybe 12") is never `correct`: a verifier that echoes it agrees
-    with both halves at once. It may still be `incorrect` (both halves wrong)."""
-    if response.verdict != "correct" or not hedges(answer, problem):
+    """A hedge ("12 or 13", "maybe 12") is never `correct` on a model's word: a verifier that
+    echoes it agrees with both halves at once. It may still be `incorrect` (both halves
+    wrong); the sandbox's `correct` stands ("≈ 333.33" for 1000/3 is read as rounded)."""
+    if response.verdict != "correct" or response.method != "llm" or not hedges(answer, problem):
         return response
     return CheckResponse(
         verdict="unknown",

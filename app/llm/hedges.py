@@ -7,8 +7,9 @@ below are narrow. Three kinds:
 
 - unsure words ("maybe", "likely", "I think", "可能", "应该是", a "?"), unless the
   problem is about chance ("possible", "likely", "certain, …", "可能", "一定");
-- approximation ("about 12", "≈ 12", "12左右", "大约12"), unless the problem asks for an
-  estimate or a rounding;
+- approximation of a whole number ("about 12", "≈ 12", "12左右", "大约12"), unless the
+  problem asks for an estimate or a rounding ("≈ 333.33" is a rounded value, which the checks
+  judge as one);
 - different values offered as alternatives or a range ("12 or 13", "12 (or 13)", "12-13",
   "between 12 and 13", "12 ± 1", "12到13", "不是12就是13"), unless the problem may have several
   answers: it is to be solved, or squares, roots, absolute values, inequalities, a distance
@@ -101,7 +102,8 @@ def hedges(answer: str, problem: str) -> bool:
     text = _MARKUP.sub(" ", answer)
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
-    if _APPROXIMATE.search(text) and not _ESTIMATE.search(problem):
+    rounded = any(_places(n) for n in _NUMBER.findall(text))
+    if _APPROXIMATE.search(text) and not _ESTIMATE.search(problem) and not rounded:
         return True
     pair = _PAIR.search(problem) is not None
     connective = (_ONLY_OR if pair else _ALTERNATIVE).search(text) is not None
