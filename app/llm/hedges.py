@@ -96,6 +96,20 @@ def _different(numbers: list[str]) -> bool:
     return False
 
 
+# "If x = 5, …" only gives a value; "(x/2)^2 = 4" is an equation to solve.
+_ASSIGNMENT = re.compile(
+    r"(?<![A-Za-z])[a-z]\s*=\s*[-+]?\d[\d.]*(?![\d.]*\s*[-+*/^(])(?![\d.]*[a-z])"
+)
+_UNKNOWN = re.compile(
+    r"(?<![A-Za-z])[a-z]\s*[-+*/^=()]|[-+*/^=(]\s*\(*\s*[a-z](?![A-Za-z])", re.IGNORECASE
+)
+
+
+def _equation_in_an_unknown(problem: str) -> bool:
+    rest = _ASSIGNMENT.sub(" ", problem)
+    return "=" in rest and _UNKNOWN.search(rest) is not None
+
+
 def hedges(answer: str, problem: str) -> bool:
     """True when the answer is a guess or offers different values to a problem that asks for
     one."""
@@ -111,4 +125,5 @@ def hedges(answer: str, problem: str) -> bool:
         (connective or (not pair and _DASH_RANGE.fullmatch(text) is not None))
         and _different(_NUMBER.findall(text))
         and not _SEVERAL.search(problem)
+        and not _equation_in_an_unknown(problem)
     )
