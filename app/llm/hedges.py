@@ -14,7 +14,10 @@ below are narrow. Three kinds:
   "between 12 and 13", "12 ± 1", "12到13", "不是12就是13"), unless the problem may have several
   answers: it is to be solved, or squares, roots, absolute values, inequalities, a distance
   on a number line; "5 to 3" and "3-2" are no range in a ratio or a score. The same value
-  written twice ("3/4 or 0.75", "1/2 or 50%", "1/3 or 0.33") is one value.
+  written twice ("3/4 or 0.75", "1/2 or 50%", "1/3 or 0.33") is one value. Values listed
+  ("12, 13", "12和13") are alternatives too where the question asks for one value ("How many
+  apples does he have?", not "How many apples and pears …", "… each …", 各, 分别); numbers
+  spelled out ("twelve or thirteen", 十二或十三) count as written in digits.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from __future__ import annotations
 import itertools
 import re
 from fractions import Fraction
+
+from app.symbolic.number_words import as_digits
 
 _UNSURE = re.compile(
     r"\b(maybe|perhaps|probably|possibly|likely|i think|i guess|i believe|i would say|guess"
@@ -40,7 +45,8 @@ _APPROXIMATE = re.compile(
     re.IGNORECASE,
 )
 _ESTIMATE = re.compile(
-    r"\b(estimat\w*|approx\w*|roughly|about|round\w*|nearest|decimal\s+places?|significant)\b"
+    r"\b(estimat\w*|approx\w*|roughly|round\w*|nearest|decimal\s+places?|significant)\b"
+    r"|\babout\s+(?:how\b|[$¥€£]?\d)"  # "about how many", "about 50": not "a book about cats"
     r"|估算|估计|大约|大概|近似|保留|精确到|四舍五入",
     re.IGNORECASE,
 )
@@ -67,6 +73,23 @@ _SEVERAL = re.compile(
 )
 # "5 to 3", "21-14": a ratio or a score, not a range.
 _PAIR = re.compile(r"\b(ratio|odds|simplest\s+form|simplify|score)\b|比分|最简", re.IGNORECASE)
+# A question that asks for one value, and words in it that ask for more than one.
+_ONE_VALUE = re.compile(
+    r"\bhow\s+(?:many|much|old|long|far|tall|heavy|fast|high|wide|deep|big)\b|几|多少",
+    re.IGNORECASE,
+)
+_MORE_THAN_ONE = re.compile(
+    r"\b(and|each|both|respectively|every|numbers|dimensions|coordinates|pairs?|list|all"
+    r"|which|ways)\b|分别|各|和|与|哪些|每",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]+")
+# "12, 13", "12 and 13 apples", "12个、13个": values listed, each with at most a unit.
+_LISTED = re.compile(
+    rf"\s*({_NUMBER_TEXT})\s*((?!and\b)[A-Za-z]+|[^\W\d_A-Za-z]{{1,2}})?"
+    r"\s*(?:[,;，；、&]|\band\b|和|与|[.。]?\s*$)",
+    re.IGNORECASE,
+)
 
 
 def _value(number: str) -> Fraction | None:
@@ -110,6 +133,24 @@ def _equation_in_an_unknown(problem: str) -> bool:
     return "=" in rest and _UNKNOWN.search(rest) is not None
 
 
+def _one_value_asked(problem: str) -> bool:
+    """The problem's question asks for one value ("How many apples does he have now?"), not
+    several ("How many apples and pears …", "… each …", 分别)."""
+    asked = [s for s in _SENTENCE_END.split(problem) if _ONE_VALUE.search(s)]
+    return bool(asked) and not _MORE_THAN_ONE.search(asked[-1])
+
+
+def _listed(text: str) -> list[str] | None:
+    """The values of an answer that only lists values, in one unit ("12, 13", "12 and 13
+    apples"); None for anything else ("1 hour, 30 minutes" is one duration; "12, since 5 + 7
+    = 12" is a reason)."""
+    items = list(_LISTED.finditer(text.strip()))
+    if len(items) < 2 or "".join(m.group() for m in items).strip() != text.strip():
+        return None
+    units = {m.group(2).lower() for m in items if m.group(2)}
+    return [m.group(1) for m in items] if len(units) <= 1 else None
+
+
 def hedges(answer: str, problem: str) -> bool:
     """True when the answer is a guess or offers different values to a problem that asks for
     one."""
@@ -119,11 +160,14 @@ def hedges(answer: str, problem: str) -> bool:
     rounded = any(_places(n) for n in _NUMBER.findall(text))
     if _APPROXIMATE.search(text) and not _ESTIMATE.search(problem) and not rounded:
         return True
+    text = as_digits(text)  # "twelve or thirteen", 十二或十三
+    if _SEVERAL.search(problem) or _equation_in_an_unknown(problem):
+        return False
+    listed = _listed(text)
+    if listed is not None and _one_value_asked(problem) and _different(listed):
+        return True
     pair = _PAIR.search(problem) is not None
     connective = (_ONLY_OR if pair else _ALTERNATIVE).search(text) is not None
-    return (
-        (connective or (not pair and _DASH_RANGE.fullmatch(text) is not None))
-        and _different(_NUMBER.findall(text))
-        and not _SEVERAL.search(problem)
-        and not _equation_in_an_unknown(problem)
+    return (connective or (not pair and _DASH_RANGE.fullmatch(text) is not None)) and _different(
+        _NUMBER.findall(text)
     )

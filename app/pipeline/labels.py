@@ -26,6 +26,7 @@ from app.llm.structured import extract_json
 from app.llm.types import Message
 from app.pipeline.context import PipelineContext
 from app.schemas.common import Subject
+from app.symbolic.number_words import LIANG, chinese_numeral, english_words
 
 log = logging.getLogger(__name__)
 
@@ -159,47 +160,6 @@ def _numbers(text: str) -> set[Decimal]:
     return found
 
 
-_NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen - - twenty thirty forty fifty sixty seventy "
-    "eighty ninety"
-)
-_ONES = _NUMBER_WORDS.split()[:20]
-_TENS = _NUMBER_WORDS.split()[20:]  # indexed by the tens digit (0 and 1 unused)
-_ZH_DIGITS = "零一二三四五六七八九"
-_LIANG = re.compile("二(?=[千百])")  # 两千, 两百: the spoken form of 二千, 二百
-
-
-def english_words(n: int) -> str:
-    """0 ≤ n < 10⁶ in words, as they are compared: "forty two", "three hundred five"."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + (f" {_ONES[n % 10]}" if n % 10 else "")
-    if n < 1000:
-        rest = f" {english_words(n % 100)}" if n % 100 else ""
-        return f"{_ONES[n // 100]} hundred{rest}"
-    rest = f" {english_words(n % 1000)}" if n % 1000 else ""
-    return f"{english_words(n // 1000)} thousand{rest}"
-
-
-def chinese_numeral(n: int) -> str:
-    """0 ≤ n < 10⁴ in Chinese numerals: 四十二, 十五, 一百零五, 二千 (also said 两千)."""
-    if n == 0:
-        return "零"
-    out, zero = "", False
-    for value, unit in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
-        digit = n // value % 10
-        if digit == 0:
-            zero = bool(out)
-            continue
-        if zero:
-            out += "零"
-            zero = False
-        out += ("" if unit == "十" and digit == 1 and not out else _ZH_DIGITS[digit]) + unit
-    return out
-
-
 def _spoken(text: str) -> str:
     """Lower case, hyphens and "and" dropped, single spaces: "Forty-two" → "forty two"."""
     words = re.sub(r"[^a-z]+", " ", text.lower()).split()
@@ -215,7 +175,7 @@ def _spelled(values: set[Decimal], text: str) -> set[Decimal]:
             continue
         n = int(value)
         zh = chinese_numeral(n)
-        if f" {english_words(n)} " in spoken or zh in text or _LIANG.sub("两", zh) in text:
+        if f" {english_words(n)} " in spoken or zh in text or LIANG.sub("两", zh) in text:
             found.add(value)
     return found
 

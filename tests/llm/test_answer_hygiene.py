@@ -37,14 +37,13 @@ SMOL_ECHO = "}\n\nThe answer is: 2.\n\nThe original problem was: " + PROBLEM
         "The baker sells 86 muffins.",
         "3:4",
         "3 or more",
-        "86, 87",
     ],
 )
 def test_short_answers_are_usable(answer: str) -> None:
     assert unusable_answer_reason(answer, problem=PROBLEM) is None
 
 
-@pytest.mark.parametrize("answer", ["86 or 87", "maybe 86", "86 还是 87"])
+@pytest.mark.parametrize("answer", ["86 or 87", "maybe 86", "86 还是 87", "86, 87"])
 def test_a_guess_is_no_answer(answer: str) -> None:
     """(More wordings in test_hedges.py.)"""
     assert unusable_answer_reason(answer, problem=PROBLEM) == "answer hedges between values"

@@ -46,6 +46,13 @@ APPLES_ZH = "小明有5个苹果，又买了7个。他现在有几个苹果？"
         "12 (probably)",
         "12?",
         "1/2 or 1/3",
+        # spelled out, or listed where one value is asked
+        "twelve or thirteen",
+        "Twenty-one or twenty-two",
+        "12, 13",
+        "12 and 13",
+        "12 and 13 apples",
+        "12 apples, 13 apples",
     ],
 )
 def test_english_hedges(answer: str) -> None:
@@ -72,6 +79,10 @@ def test_english_hedges(answer: str) -> None:
         "12吧",
         "12左右",
         "12？",
+        "十二或十三",
+        "两千或三千",
+        "12、13",
+        "12个和13个",
     ],
 )
 def test_chinese_hedges(answer: str) -> None:
@@ -111,6 +122,8 @@ def test_chinese_hedges(answer: str) -> None:
         (APPLES, "approximately 12"),
         (APPLES, "≈ 12"),
         (APPLES, "~12"),
+        # "about" in a problem is no estimate asked unless it is about a number
+        ("A book about animals has 5 pages and 7 more. How many pages?", "about 12"),
     ],
 )
 def test_hedges_whatever_else_the_problem_says(problem: str, answer: str) -> None:
@@ -162,6 +175,17 @@ def test_hedges_whatever_else_the_problem_says(problem: str, answer: str) -> Non
         ("How many grams are in a kilogram?", "1,000 or 1000"),
         ("Round 12.4 to the nearest whole number.", "about 12"),
         ("Estimate 49 × 21.", "≈ 1000"),
+        ("About how many pages are in 49 books of 21 pages?", "about 1000"),
+        ("A trip is 90 minutes. How long is it in hours and minutes?", "1 hour, 30 minutes"),
+        ("A trip is 90 minutes. How long is that?", "1 hour, 30 minutes"),
+        (APPLES, "12, since 5 + 7 = 12"),
+        (APPLES, "12 (5 + 7)"),
+        (APPLES, "twelve"),
+        (APPLES_ZH, "一共有十二个"),
+        ("Tom has 5 apples and 7 pears. How many apples and pears does he have?", "5 and 7"),
+        ("小明和小红各有几个苹果？小明有5个，小红比他多7个。", "5、12"),
+        ("Find two consecutive numbers whose sum is 25.", "12, 13"),
+        ("How many apples does each of the two boys get?", "6, 6"),
         # differences in recorded MATH answers (the MAV run): no range
         ("In the figure, CDEG is a square with CD = 3. Find the length.", r"3\sqrt{2} - 3"),
         ("Point D lies strictly between B and C. Find BD.", r"10 - 4 \sqrt{3}"),

@@ -20,10 +20,11 @@ from app.llm.resilience import Resilient
 from app.llm.types import Message, ModelResponse
 from app.pipeline.context import PipelineContext
 from app.pipeline.graph import run_pipeline
-from app.pipeline.labels import chinese_numeral, english_words, gives_away
+from app.pipeline.labels import gives_away
 from app.pipeline.nodes.enrich import ENRICH_CALL
 from app.pipeline.state import SolveState
 from app.settings import VerifySettings
+from app.symbolic.number_words import chinese_numeral, english_words
 from tests.fixtures.providers import solution_json, solver
 from tests.fixtures.scripted import Reply, ScriptedClient
 
