@@ -134,10 +134,15 @@ def _equation_in_an_unknown(problem: str) -> bool:
 
 
 def _one_value_asked(problem: str) -> bool:
-    """The problem's question asks for one value ("How many apples does he have now?"), not
-    several ("How many apples and pears …", "… each …", 分别)."""
+    """The problem's one question asks for one value ("How many apples does he have now?"),
+    not several ("How many apples and pears …", "… each …", 分别, "(1) How many …? (2) How
+    many …?")."""
     asked = [s for s in _SENTENCE_END.split(problem) if _ONE_VALUE.search(s)]
-    return bool(asked) and not _MORE_THAN_ONE.search(asked[-1])
+    return (
+        len(asked) == 1
+        and len(_ONE_VALUE.findall(asked[0])) == 1
+        and not _MORE_THAN_ONE.search(asked[0])
+    )
 
 
 def _listed(text: str) -> list[str] | None:

@@ -186,6 +186,8 @@ def test_hedges_whatever_else_the_problem_says(problem: str, answer: str) -> Non
         ("小明和小红各有几个苹果？小明有5个，小红比他多7个。", "5、12"),
         ("Find two consecutive numbers whose sum is 25.", "12, 13"),
         ("How many apples does each of the two boys get?", "6, 6"),
+        ("(a) How many apples does Tom have? (b) How many does Jerry have?", "12, 13"),
+        ("小明有几个苹果，小红有几个苹果？", "12、13"),
         # differences in recorded MATH answers (the MAV run): no range
         ("In the figure, CDEG is a square with CD = 3. Find the length.", r"3\sqrt{2} - 3"),
         ("Point D lies strictly between B and C. Find BD.", r"10 - 4 \sqrt{3}"),
