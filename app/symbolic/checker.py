@@ -28,6 +28,7 @@ from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.number_words import as_digits
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
 from app.symbolic.questions import read_count
@@ -35,7 +36,15 @@ from app.symbolic.rounding import round_half_up, significant_places, strip_appro
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 from app.symbolic.solver import read_and_solve
 from app.symbolic.stated import refutes
-from app.symbolic.units import convert, same_unit, split_unit, units_in
+from app.symbolic.units import (
+    asked_unit,
+    convert,
+    in_unit,
+    measured,
+    same_unit,
+    split_unit,
+    units_in,
+)
 from app.symbolic.worked_out import worked_out
 
 # math-verify warns on every call that we disabled its signal-based timeout; we bound time with
@@ -154,6 +163,7 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     """The verdict on `candidate` as an answer to `problem_text`. `unread`: the reader is known
     to find no problem it reads in this text (the sandbox's solve said so), so it is not
     read again."""
+    written = candidate
     problem, truth, expected = (None, None, None) if unread else _read(problem_text)
     if problem is None:
         # The words are not understood, so nothing is approved; a value that breaks the
@@ -220,18 +230,52 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     readable = "\\" in candidate and _latex_number(candidate)  # not a sum of two fractions
     if single and expected and readable and math_verify_equivalent(expected, candidate):
         return CheckResult("approve", "equivalence", "equal to the exact answer", expected)
-    if single and expected and _states_another_value(candidate, expected, problem_text):
-        # "56, 57" or "56 and 57" for 7 × 8: no model may call it correct for the 56 in it
-        return CheckResult("abstain", "none", _ANOTHER_VALUE, expected, conclusive=True)
+    if single and expected:
+        spelled = as_digits(written)
+        if spelled != written:  # "fifty-six", 五十六: read as the digits they spell
+            return check_answer(problem_text, spelled, unread)
+        stated = _stated_value(written, problem_text)
+        if stated is not None:  # "7 × 8 = 56", "The product is 56.": the value stated last
+            return check_answer(problem_text, stated, unread)
+        # The exact value is known, so a right answer is one the reader can read: "56, 57",
+        # "fifty-seven", "56 thousand" or "not 56" for 7 × 8 is never correct on a model's word
+        # (an echoing verifier agrees with whatever it is shown).
+        why = (
+            _ANOTHER_VALUE if _states_another_value(candidate, expected, problem_text) else _UNREAD
+        )
+        return CheckResult("abstain", "none", why, expected, conclusive=True)
     return CheckResult("abstain", "none", "the answer could not be read with certainty", expected)
 
 
 _ANOTHER_VALUE = "the answer states a value other than the exact one"
+_UNREAD = "the exact value is known, and the answer could not be read as it"
 _PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:\s*/\s*\d+)?")
 
 
 def _plain_numbers(text: str) -> set[sp.Rational]:
     return {sp.Rational(n.replace(" ", "")) for n in _PLAIN_NUMBER.findall(text)}
+
+
+# "7 × 8 = 56", "The product is 56.", "答案是56": what is said of the problem's own numbers.
+_STATED = re.compile(r"(.*)(?:=|\b(?:is|equals)\b|是|为|等于)\s*([^=]+?)\s*$", re.IGNORECASE)
+
+
+_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
+
+
+def _stated_value(candidate: str, problem_text: str) -> str | None:
+    """The value an unread answer states last, where what comes before it holds no number
+    but the problem's own; else None."""
+    match = _STATED.fullmatch(candidate.strip())
+    if match is None:
+        return None
+    try:
+        head, given = _plain_numbers(match.group(1)), _plain_numbers(problem_text)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    if _LETTER.search(match.group(1)) or "=" in match.group(1):
+        return None  # "x = 1, y = 1" for xy: what is stated is not the value asked
+    return match.group(2) if head <= given else None
 
 
 def _states_another_value(candidate: str, expected: str, problem_text: str) -> bool:
@@ -747,6 +791,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     units = _units(problem) if problem else frozenset()
     if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
         return None  # "$43" for "How many marbles …?": a sum of money where none is asked
+    if problem is not None and (quantity := _same_quantity(a, b, problem)) is not _UNMEASURED:
+        return quantity
     said_a, said_b = yes_no(a), yes_no(b)
     if said_a is not None and said_b is not None:
         return said_a == said_b
@@ -788,6 +834,53 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
         numbers = _latex_number(a) and _latex_number(b)
         return None if same and not numbers and a.strip() != b.strip() else same
     return None
+
+
+_UNMEASURED = object()  # neither answer is a measured quantity: read them as values
+_TRAILING_WORD = re.compile(r"\d\s*([^\W\d_]+)\s*[.。]?\s*$")
+
+
+def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
+    """Two answers with units: the same quantity? "1200 kg" is not "1200 grams" (a unit the
+    problem uses is no longer dropped when the other answer names another); "1.2 kg" is
+    "1200 g"; a bare number is in the unit the question asks for ("1200" for "How many
+    grams …" is "1200 g", not "1200 kg"), and where it asks for none while the problem
+    measures in two units of that kind, it cannot be told (None). Two answers in words the
+    unit table does not list ("30 yuan", "30 jiao") are the same only in the same word.
+    `_UNMEASURED` when neither names a unit."""
+    try:
+        ma, mb = measured(normalize(a)), measured(normalize(b))
+    except ParseError:
+        return None
+    if ma is not None and mb is not None:
+        converted = in_unit(ma[0], ma[1], mb[1])
+        return None if converted is None else converted == mb[0]
+    if ma is None and mb is None:
+        words = [_TRAILING_WORD.search(x) for x in (a, b)]
+        if words[0] and words[1] and _singular(words[0][1]) != _singular(words[1][1]):
+            return None  # "30 yuan" and "30 jiao", "20个" and "20只"
+        return _UNMEASURED
+    quantity, bare = (ma, b) if ma is not None else (mb, a)
+    assert quantity is not None
+    try:
+        value = Fraction(bare.replace(",", "").strip())
+    except (ValueError, ZeroDivisionError):
+        return None
+    asked = asked_unit(_asked(problem))
+    if asked is None:
+        kindred = [u for u in units_in(problem) if in_unit(Fraction(1), u, quantity[1])]
+        if not any(same_unit(u, quantity[1]) for u in kindred) or any(
+            not same_unit(u, quantity[1]) for u in kindred
+        ):
+            return None  # "72 hours" for clips; "3 km … 3000 m": which unit is the number in?
+        return value == quantity[0]
+    converted = in_unit(quantity[0], quantity[1], asked)
+    return None if converted is None else converted == value
+
+
+def _singular(word: str) -> str:
+    word = word.lower()
+    return word[:-2] if word.endswith("es") else word[:-1] if word.endswith("s") else word
 
 
 def parse_value_expression(text: str) -> sp.Expr:

@@ -250,3 +250,36 @@ def same_unit(a: str, b: str) -> bool:
         return unit_name(a) == unit_name(b)
     except KeyError:
         return False
+
+
+_ASKED_UNIT = re.compile(
+    rf"(?:\bhow\s+(?:many|much)|\b(?:in|into|to)|多少|几|\(\s*\)|（\s*）)\s*{_U}{_ENDS_UNIT}",
+    re.IGNORECASE,
+)
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit a question asks for ("How many grams …", "in square meters", "合多少克"), the
+    last one named; None when it names none."""
+    found = _ASKED_UNIT.findall(question)
+    return found[-1] if found else None
+
+
+def in_unit(value: Fraction, source: str, target: str) -> Fraction | None:
+    """`convert`, or None where the units do not convert (another dimension) or not exactly."""
+    try:
+        return convert(value, source, target)
+    except ParseError:
+        return None
+
+
+def measured(answer: str) -> tuple[Fraction, str] | None:
+    """'1,200 g' → (1200, 'g'), '5000千克' → (5000, '千克'): a plain number and a listed unit;
+    None for anything else."""
+    number, unit = split_unit(answer)
+    if unit is None:
+        return None
+    try:
+        return _fraction(number.replace(",", "").strip()), unit
+    except (ValueError, ZeroDivisionError):
+        return None

@@ -1,0 +1,61 @@
+"""Round 9 (a third independent tester, 2026-11-29): a unit the problem uses was dropped from
+both answers before they were compared, so a solver's "1200 kg" agreed with a verifier's
+"1200 grams" and was `verified` (off by 1000×); and a right "12 m²" against a verifier's bare
+"12" was a rejection (`caution`). Two measured answers are now compared as quantities, and a
+bare number is read in the unit the question asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.symbolic.checker import answers_equivalent
+
+FLOUR = "A recipe needs 1.2 kg of flour. How many grams of flour is that?"
+AREA = "A room is 4 m long and 3 m wide. What is its area in square meters?"
+
+
+@pytest.mark.parametrize(
+    ("verifier", "solver", "problem"),
+    [
+        ("1200 grams", "1200 kg", FLOUR),
+        ("1200", "1200 kg", FLOUR),
+        ("3000 meters", "3000 km", "A path is 3 km long. How many meters is it?"),
+        ("120 minutes", "120 hours", "A movie lasts 2 hours. How many minutes is that?"),
+        ("2000 mL", "2000 L", "A bottle holds 2 L. How many mL is that?"),
+        ("5000克", "5000千克", "一袋米5千克，合多少克？"),
+        ("500厘米", "500米", "一根绳子长5米，合多少厘米？"),
+        ("120分钟", "120小时", "一节课40分钟，3节课共多少小时？"),
+    ],
+)
+def test_another_unit_is_another_answer(verifier: str, solver: str, problem: str) -> None:
+    assert answers_equivalent(verifier, solver, problem) is False
+
+
+@pytest.mark.parametrize(
+    ("verifier", "solver", "problem"),
+    [
+        ("30 jiao", "30 yuan", "A pen costs 3 yuan. How many jiao is that?"),  # unlisted units
+        ("56", "56个", "小明有7排苹果，每排8个，一共有多少个？"),
+        ("3000", "3 km", "Sam walked 3 km, that is 3000 m. How far did he walk?"),
+        ("72", "72 hours", "Natalia sold 48 clips in April and half as many in May. How many?"),
+    ],
+)
+def test_units_that_cannot_be_told_apart_are_not_agreement(
+    verifier: str, solver: str, problem: str
+) -> None:
+    assert answers_equivalent(verifier, solver, problem) is None
+
+
+@pytest.mark.parametrize(
+    ("verifier", "solver", "problem"),
+    [
+        ("1200", "1200 g", FLOUR),
+        ("1.2 kg", "1200 g", FLOUR),
+        ("12", "12 m²", AREA),
+        ("2", "120分钟", "一节课40分钟，3节课共多少小时？"),
+        ("12 apples", "12", "Tom has 5 apples and buys 7 more. How many apples?"),
+        ("3 km", "3", "Sam walked 3 km. How far did he walk?"),
+    ],
+)
+def test_the_same_quantity_agrees(verifier: str, solver: str, problem: str) -> None:
+    assert answers_equivalent(verifier, solver, problem) is True
