@@ -791,8 +791,10 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     units = _units(problem) if problem else frozenset()
     if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
         return None  # "$43" for "How many marbles …?": a sum of money where none is asked
-    if problem is not None and (quantity := _same_quantity(a, b, problem)) is not _UNMEASURED:
-        return quantity
+    if problem is not None:
+        quantity = _same_quantity(a, b, problem)
+        if quantity is None or isinstance(quantity, bool):
+            return quantity
     said_a, said_b = yes_no(a), yes_no(b)
     if said_a is not None and said_b is not None:
         return said_a == said_b
