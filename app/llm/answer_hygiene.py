@@ -68,8 +68,8 @@ def unusable_answer_reason(
     text = answer.strip()
     if not text:
         return "empty answer"
-    if any((ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127 for c in text):
-        return "answer contains control characters"
+    if any((ord(c) < 32 and c not in "\t\n\r") or c in "\x7f\ufffd" for c in text):
+        return "answer contains control characters"  # U+FFFD: a character lost on the way
     if len(text) > max_chars:
         return f"answer longer than {max_chars} characters"
     if hedges(text, problem):

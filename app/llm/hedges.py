@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from fractions import Fraction
 
 from app.symbolic.number_words import as_digits
 
 _UNSURE = re.compile(
     r"\b(maybe|perhaps|probably|possibly|likely|i think|i guess|i believe|i would say|guess"
-    r"|not sure|not certain|unsure|or so)\b"
+    r"|not sure|not certain|unsure|or so)\b|^\s*(?:not|isn'?t)\s+[-+]?\d"  # "not 13"
     r"|(?<!不)可能|应该|也许|或许|我猜|好像|不确定|吧\s*[.。]?\s*$|[?？]",
     re.IGNORECASE,
 )
@@ -41,7 +42,26 @@ _CHANCE = re.compile(
     re.IGNORECASE,
 )
 _APPROXIMATE = re.compile(
-    r"\b(about|approx\w*|roughly|around|nearly|almost)\b|[~≈]\s*\d|约|大约|大概|估计|左右|差不多",
+    r"\b(about|approx\w*|roughly|around|nearly|almost|give\s+or\s+take|estimat\w*)\b"
+    r"|\d\s*-?ish\b|[~≈]\s*\d|约|大约|大概|估计|左右|差不多|上下|开外|出头"
+    r"|\d\s*[多来]\s*[个只本人元米岁天次斤克条张块件位名辆棵]",  # 12多个, 12来个
+    re.IGNORECASE,
+)
+# 七八个, 十二三个: two neighbouring numerals are a rough count.
+_NEIGHBOURS = re.compile(r"([一二三四五六七八])([二三四五六七八九])")
+_NUMERALS = "一二三四五六七八九"
+# A bound is no value: "at least 12", "12 or more", "≥ 12", "12+", 至少12个, 12个以上.
+_BOUND = re.compile(
+    r"\b(?:at\s+(?:least|most)|or\s+(?:more|less|fewer|above|below)|(?:more|less|fewer|greater)"
+    r"\s+than|no\s+(?:more|less|fewer)\s+than|up\s+to|plus\s*$)\b|(?<![A-Za-z])[<>≤≥]\s*[-+]?\d|\d\s*[<>≤≥](?![/A-Za-z])"
+    r"|\d\s*\+\s*$"
+    r"|至少|最多|最少|以上|以下|以内|不少于|不超过|不多于|不低于|不高于|超过|不到",
+    re.IGNORECASE,
+)
+_BOUND_ASKED = re.compile(
+    r"\b(?:least|most|minimum|maximum|fewest|greatest|smallest|largest|up\s+to|no\s+more"
+    r"|no\s+less|range|more\s+than|less\s+than|fewer\s+than|exceed\w*)\b"
+    r"|至少|最多|最少|最大|最小|不超过|不少于|范围|取值|以上|以下|超过|不到",
     re.IGNORECASE,
 )
 _ESTIMATE = re.compile(
@@ -51,14 +71,22 @@ _ESTIMATE = re.compile(
     re.IGNORECASE,
 )
 # LaTeX and markdown around the words of an answer: "12 \text{ or } 13", "$12$", "**12**".
-_MARKUP = re.compile(r"\\text\w*\s*\{|\\mathrm\s*\{|[{}$*]|\\[,;!]")
+_MARKUP = re.compile(r"\\text\w*\s*\{|\\mathrm\s*\{|\\boxed\s*\{|[{}$*]|\\[,;!]")
+# Letters that look Latin ("12 оr 13" with a Cyrillic о) and characters that show nothing.
+_LOOKALIKES = str.maketrans(
+    "аеорсхуіοαν", "aeopcxyioav", "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
+)
 _NUMBER_TEXT = r"(?<![A-Za-z0-9_.,])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?%?"
 _NUMBER = re.compile(_NUMBER_TEXT)
 # "12-13 apples" alone is a range; "3√2 - 3" and "12 - 5 = 7" are not.
 _DASH_RANGE = re.compile(
     rf"\s*{_NUMBER_TEXT}\s*[-–—]\s*{_NUMBER_TEXT}(?:\s+[^\W\d_]+|[^\W\d_A-Za-z]+)?\s*[.。]?\s*"
 )  # "12-13 apples", "12-13个"; not "-1 - 5i"
-_OR = r"\bor\b|\beither\b|\\pm|±|\\lor|\s\|\s|或|还是|要么|就是|\bлибо\b|\bou\b|\bo\b"
+_OR = (
+    r"\bor\b|\beither\b|\\pm|±|\\lor|\s\|\s|(?<=\d)\|(?=\d)|或|还是|要么|就是|\bлиб\w\b|\bou\b"
+    r"|\bo\b|\boder\b|\bvs\b|\bversus\b|\balternativ\w*|\botherwise\b|\bif\b|\bunless\b"
+    r"|\binstead\b"
+)
 _RANGE = r"|\bto\b|\bbetween\b|到|至|[~～]"
 _ALTERNATIVE = re.compile(_OR + _RANGE, re.IGNORECASE)
 _ONLY_OR = re.compile(_OR, re.IGNORECASE)
@@ -86,10 +114,13 @@ _MORE_THAN_ONE = re.compile(
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]+")
 # "12, 13", "12 and 13 apples", "12个、13个": values listed, each with at most a unit.
 _LISTED = re.compile(
-    rf"\s*({_NUMBER_TEXT})\s*((?!and\b)[A-Za-z]+|[^\W\d_A-Za-z]{{1,2}})?"
-    r"\s*(?:[,;，；、&]|\band\b|和|与|[.。]?\s*$)",
+    r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?%?)"
+    r"\s*((?!and\b)[A-Za-z]+|[^\W\d_A-Za-z]{1,2})?"
+    r"\s*([,;，；、&=()（）/]|\band\b|和|与|[.。]?\s*$|(?=\s+\d))",  # "12 13", "12\n13"
     re.IGNORECASE,
 )
+# One value, though written with a space: a mixed number (1 7/12), thousands (12 000).
+_ONE_NUMBER = re.compile(r"\s*[-+]?(?:\d+\s+\d+\s*/\s*\d+|\d{1,3}(?:\s\d{3})+)\s*\S*\s*")
 
 
 def _value(number: str) -> Fraction | None:
@@ -149,9 +180,13 @@ def _listed(text: str) -> list[str] | None:
     """The values of an answer that only lists values, in one unit ("12, 13", "12 and 13
     apples"); None for anything else ("1 hour, 30 minutes" is one duration; "12, since 5 + 7
     = 12" is a reason)."""
+    if _ONE_NUMBER.fullmatch(text):
+        return None
     items = list(_LISTED.finditer(text.strip()))
     if len(items) < 2 or "".join(m.group() for m in items).strip() != text.strip():
         return None
+    if any(m.group(3) == "/" and not m.group(2) for m in items):
+        return None  # "8 / 9" is a fraction; "12个/13个" two counts
     units = {m.group(2).lower() for m in items if m.group(2)}
     return [m.group(1) for m in items] if len(units) <= 1 else None
 
@@ -159,15 +194,21 @@ def _listed(text: str) -> list[str] | None:
 def hedges(answer: str, problem: str) -> bool:
     """True when the answer is a guess or offers different values to a problem that asks for
     one."""
-    text = _MARKUP.sub(" ", answer)
+    text = _MARKUP.sub(" ", unicodedata.normalize("NFKC", answer).translate(_LOOKALIKES))
+    text = re.sub(r"(?<=\d)\s*\.{2,}\s*(?=\d)", " ~ ", text)  # "8...9", "8…9": a range
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
     rounded = any(_places(n) for n in _NUMBER.findall(text))
-    if _APPROXIMATE.search(text) and not _ESTIMATE.search(problem) and not rounded:
+    rough = _APPROXIMATE.search(text) or any(
+        _NUMERALS.index(b) == _NUMERALS.index(a) + 1 for a, b in _NEIGHBOURS.findall(text)
+    )
+    if rough and not _ESTIMATE.search(problem) and not rounded:
         return True
     text = as_digits(text)  # "twelve or thirteen", 十二或十三
     if _SEVERAL.search(problem) or _equation_in_an_unknown(problem):
         return False
+    if _BOUND.search(text) and not _BOUND_ASKED.search(problem):
+        return True
     listed = _listed(text)
     if listed is not None and _one_value_asked(problem) and _different(listed):
         return True

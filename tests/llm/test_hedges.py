@@ -157,7 +157,6 @@ def test_hedges_whatever_else_the_problem_says(problem: str, answer: str) -> Non
         ("Which is bigger, 3/4 or 2/3?", "3/4"),
         (APPLES, "12"),
         (APPLES, "12 apples"),
-        (APPLES, "3 or more"),
         (APPLES, "12 - 5 = 7"),
         (APPLES, "1 7/12"),
         (APPLES, "$12.50"),
@@ -195,4 +194,92 @@ def test_hedges_whatever_else_the_problem_says(problem: str, answer: str) -> Non
     ],
 )
 def test_right_answers_are_not_hedges(problem: str, answer: str) -> None:
+    assert not hedges(answer, problem)
+
+
+# The third tester round: each was `verified` or `correct` on an echoing verifier's word.
+AT_FIRST = "Tom has some apples. He gives 5 to Amy and has 7 left. How many did he have at first?"
+AT_FIRST_ZH = "小明有一些苹果，给了小红5个后还剩7个。小明原来有多少个苹果？"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "at least 12",
+        "12 or more",
+        "12 apples at most",
+        "12 ≤ n ≤ 13",
+        "≥12",
+        "12+",
+        "12 plus",
+        "more than 11",
+        "fewer than 13",
+        "11 < n < 13",
+        "12ish",
+        "12 give or take",
+        "12 (estimate)",
+        "12\n13",
+        "12\t13",
+        "12 13",
+        "12 ,13",
+        "12 (13)",
+        "12 = 13",
+        "12...13",
+        "12…13",
+        "12|13",
+        "12 vs 13",
+        "12 apples / 13 apples",
+        r"\boxed{12}, \boxed{13}",
+        "Answer: 12. Alternatively 13.",
+        "12 (if Amy returned one, 13)",
+        "12 apples; 13 if counting Amy's",
+        "not 13",
+        "12 ｏｒ 13",  # full width
+        "12 оr 13",  # a Cyrillic о
+        "12\u200b,\u200b13",
+        "12 oder 13",
+    ],
+)
+def test_bounds_and_disguised_alternatives_are_hedges(answer: str) -> None:
+    assert hedges(answer, AT_FIRST)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "七八个",
+        "十二三个",
+        "至少12个",
+        "12个以上",
+        "不少于12个",
+        "12多个",
+        "12来个",
+        "12个上下",
+        "12个/13个",
+        "12个 13个",
+    ],
+)
+def test_chinese_rough_counts_and_bounds_are_hedges(answer: str) -> None:
+    assert hedges(answer, AT_FIRST_ZH)
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("What is 3/4 + 5/6?", "1 7/12"),
+        ("How many people live in the town of 12 000?", "12 000"),
+        ("一共有多少个？", "三十二个"),
+        ("How long is 90 minutes?", "1 hour 30 minutes"),
+        ("What fraction of the cake is left?", "8/9"),
+        ("How many buses are needed at least?", "at least 5 buses"),
+        ("至少需要多少辆车？", "至少需要5辆"),
+        ("What is the smallest number of marbles she can have?", "100 or more"),
+        ("Solve 2x > 6", "x > 3"),
+        (AT_FIRST, "7 + 5 = 12"),
+        (AT_FIRST, "12 (7 + 5)"),
+        (AT_FIRST, "12 apples, since 7 + 5 = 12"),
+        ("What is 1/3 as a decimal?", "0.333..."),
+    ],
+)
+def test_right_answers_with_bounds_spaces_or_dots_are_not_hedges(problem: str, answer: str) -> None:
     assert not hedges(answer, problem)
