@@ -76,7 +76,7 @@ async def create_check(
     student's steps, also the first wrong step and a verdict per step. A check without steps
     is not stored; one with steps is stored with the evidence behind it (`check_id`)."""
     limits = services.settings.input
-    content_type = request.headers.get("content-type", "")
+    content_type = request.headers.get("content-type", "").lower()  # media types ignore case
     image: bytes | None = None
     if content_type.startswith("multipart/form-data"):
         checked, image, _ = await read_image_form(request, limits, CheckForm, FORM_FIELDS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.schemas.common import Subject
 
@@ -25,7 +25,9 @@ class SolveStep(BaseModel):
 
 
 class SolveOutput(BaseModel):
-    """What SOLVE expects back from a model."""
+    """What SOLVE expects back from a model ("final_answer": 12, a JSON number, is "12")."""
+
+    model_config = ConfigDict(coerce_numbers_to_str=True)
 
     steps: list[SolveStep] = []
     final_answer: str

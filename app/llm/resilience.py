@@ -71,7 +71,7 @@ class Resilient(Wrapper):
 
     def _delay(self, attempt: int, error: ProviderError) -> float:
         if isinstance(error, RateLimited) and error.retry_after is not None:
-            return min(float(error.retry_after), self.max_delay_s)
+            return float(error.retry_after)  # past max_delay_s: not waited for (generate)
         backoff = self.base_delay_s * 2.0**attempt
         return min(backoff * (0.5 + random.random() / 2), self.max_delay_s)
 
@@ -121,8 +121,13 @@ class Resilient(Wrapper):
             MODEL_CALLS.labels(self.provider, outcome_of(error)).inc()
             delay = self._delay(attempt, error)
             left = deadline - asyncio.get_running_loop().time()
-            if not error.retryable or attempt == self.max_retries or delay >= left:
-                raise error  # a retry that could not finish in time is not made
+            if (
+                not error.retryable
+                or attempt == self.max_retries
+                or delay >= left
+                or delay > self.max_delay_s
+            ):
+                raise error  # a retry that could not finish in time, or is too far off, is not made
             log.warning(
                 "%s failed (%s); retry %d in %.2fs", self.budget_key, error, attempt + 1, delay
             )

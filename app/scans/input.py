@@ -61,7 +61,7 @@ async def read_scan_request(
     `user_id` may be left out or be that user's (another is a 403)."""
     tenant = caller.tenant
     limits = services.settings.input
-    content_type = request.headers.get("content-type", "")
+    content_type = request.headers.get("content-type", "").lower()  # media types ignore case
     if content_type.startswith("multipart/form-data"):
         checked, image, image_type = await read_image_form(request, limits, ScanForm, FORM_FIELDS)
         scan = ScanRequest(

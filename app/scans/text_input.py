@@ -20,6 +20,8 @@ _ALLOWED_CONTROLS = frozenset("\n\r\t")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cs"})  # control characters, lone surrogates
 # Format (zero-width space, joiners, BOM), combining marks on their own, separators.
 _INVISIBLE_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp", "Cc"})
+# Letters and symbols that print as a blank: Hangul fillers, the blank Braille pattern.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def max_text_chars(context: Mapping[str, Any] | None) -> int:
@@ -43,7 +45,11 @@ def _first_refused(value: str) -> str | None:
 
 
 def _is_visible(char: str) -> bool:
-    return not char.isspace() and unicodedata.category(char) not in _INVISIBLE_CATEGORIES
+    return (
+        not char.isspace()
+        and char not in _BLANKS
+        and unicodedata.category(char) not in _INVISIBLE_CATEGORIES
+    )
 
 
 def check_problem_text(value: str, limit: int) -> str:

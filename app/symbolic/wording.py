@@ -102,6 +102,13 @@ _REWRITES = [
     _sub(rf"{_START}{_NUM}\s+divided\s+by\s+{_NUM}{_END}", r"((\1)/(\2))", _I),
     _sub(rf"{_START}{_NUM}\s+multiplied\s+by\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
     _sub(rf"{_START}{_NUM}\s+times\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
+    _sub(rf"{_START}{_NUM}\s+plus\s+{_NUM}{_END_SUM}", r"((\1)+(\2))", _I),
+    _sub(rf"{_START}{_NUM}\s+minus\s+{_NUM}{_END}", r"((\1)-(\2))", _I),
+    _sub(
+        rf"{_START}{_NUM}\s+(?:to|raised\s+to)\s+the\s+(?:power|exponent)\s+of\s+{_NUM}{_END}",
+        r"((\1)^(\2))",
+        _I,
+    ),
     _sub(rf"{_START}{_NUM}\s*除以\s*{_NUM}{_END}", r"((\1)/(\2))"),
     _sub(rf"{_START}{_NUM}\s*乘以?\s*{_NUM}{_END}", r"((\1)*(\2))"),
     _sub(rf"{_START}{_NUM}\s*加上?\s*{_NUM}{_END_SUM}", r"((\1)+(\2))"),

@@ -68,7 +68,15 @@ async def test_newlines_and_tabs_are_fine(client: httpx.AsyncClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["\u200b", "\u200b\u200c\u200d\ufeff\u2060", " \u3000\u00a0\t", "\u0301\u0302"]
+    "text",
+    [
+        "\u200b",
+        "\u200b\u200c\u200d\ufeff\u2060",
+        " \u3000\u00a0\t",
+        "\u0301\u0302",
+        "\u3164",  # the Hangul filler, a letter that prints as a blank
+        "\u2800 \u2800",  # the blank Braille pattern
+    ],
 )
 async def test_blank_or_invisible_text_is_refused(client: httpx.AsyncClient, text: str) -> None:
     assert_refused(await client.post("/v1/scans", json={"text": text}), 422, "invalid_request")
@@ -292,3 +300,10 @@ async def test_an_unexpected_error_is_a_json_500_with_the_request_id(
 async def test_readyz_names_states_not_exceptions(client: httpx.AsyncClient) -> None:
     checks = (await client.get("/readyz")).json()["checks"]
     assert set(checks.values()) <= {"ok", "down"}
+
+
+async def test_a_media_type_in_capitals_is_the_same_media_type(client: httpx.AsyncClient) -> None:
+    response = await client.post(
+        "/v1/scans", content=b'{"text": "2 + 2 = ?"}', headers={"content-type": "APPLICATION/JSON"}
+    )
+    assert response.status_code == 201, response.text

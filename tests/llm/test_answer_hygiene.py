@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.llm.answer_hygiene import unusable_answer_reason
@@ -93,3 +95,15 @@ async def test_only_soup_means_no_answer(graph, make_context) -> None:
     assert state.solution is None
     assert state.verification_status == "unverified"
     assert "markup" in " ".join(state.solve_errors)
+
+
+async def test_a_number_given_as_a_json_number_is_an_answer(graph, make_context) -> None:
+    numeric = ScriptedClient(
+        "numeric",
+        [json.dumps({"steps": [{"description": "7 × 13 − 5"}], "final_answer": 86})],
+        capabilities=frozenset({"solve"}),
+    )
+    ctx = make_context(numeric, symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=PROBLEM))
+    assert state.solution is not None and state.solution.final_answer == "86"
+    assert state.provider == "numeric"

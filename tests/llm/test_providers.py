@@ -152,6 +152,14 @@ async def test_a_retry_after_past_the_limit_is_not_waited_for(
     with pytest.raises(RateLimited):
         await resilient(dialect, server).generate(MESSAGES, timeout=2)
     assert time.perf_counter() - started < 1.5 and len(server.requests) == 1
+    # nor within a long limit: 3600 s is past the longest wait between tries (it was capped to
+    # that wait and waited for, 20 s, instead of asking the next provider at once)
+    server.reset()
+    server.then(Fail(429, {"retry-after": "3600"}), Reply(SOLUTION))
+    started = time.perf_counter()
+    with pytest.raises(RateLimited):
+        await resilient(dialect, server).generate(MESSAGES, timeout=120)
+    assert time.perf_counter() - started < 1.5 and len(server.requests) == 1
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

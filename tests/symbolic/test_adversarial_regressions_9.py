@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.symbolic.checker import answers_equivalent
+from app.symbolic.checker import answers_equivalent, check_answer
 
 FLOUR = "A recipe needs 1.2 kg of flour. How many grams of flour is that?"
 AREA = "A room is 4 m long and 3 m wide. What is its area in square meters?"
@@ -59,3 +59,27 @@ def test_units_that_cannot_be_told_apart_are_not_agreement(
 )
 def test_the_same_quantity_agrees(verifier: str, solver: str, problem: str) -> None:
     assert answers_equivalent(verifier, solver, problem) is True
+
+
+@pytest.mark.parametrize(
+    ("problem", "right", "wrong"),
+    [
+        # arithmetic in words: a model's word was all the check had
+        ("What is 2 plus 5?", "7", "8"),
+        ("What is 2 minus 5?", "-3", "3"),
+        ("What is 2 to the power of 10?", "1024", "1000"),
+        ("What is 3 raised to the power of 2?", "9", "6"),
+    ],
+)
+def test_arithmetic_in_words_is_read(problem: str, right: str, wrong: str) -> None:
+    assert check_answer(problem, right).verdict == "approve"
+    assert check_answer(problem, wrong).verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    "problem",
+    # spoken precedence is open ("2 plus 5, times 3"?), and ± is no subtraction: not read
+    ["What is 2 plus 5 times 3?", "What is 10 minus 2 minus 3?", "What is 5 plus or minus 2?"],
+)
+def test_spoken_chains_are_not_read(problem: str) -> None:
+    assert check_answer(problem, "7").verdict == "abstain"
