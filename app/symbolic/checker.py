@@ -788,6 +788,7 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     The same reader as the checker: a currency sign, and a trailing unit the problem itself
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
+    a, b = as_digits(a), as_digits(b)  # "twelve", 十二: the digits they spell
     units = _units(problem) if problem else frozenset()
     if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
         return None  # "$43" for "How many marbles …?": a sum of money where none is asked

@@ -83,3 +83,10 @@ def test_arithmetic_in_words_is_read(problem: str, right: str, wrong: str) -> No
 )
 def test_spoken_chains_are_not_read(problem: str) -> None:
     assert check_answer(problem, "7").verdict == "abstain"
+
+
+def test_numbers_spelled_out_are_compared_as_their_digits() -> None:
+    problem = "Tom has some apples. He gives 5 to Amy and has 7 left. How many did he have?"
+    assert answers_equivalent("12", "twelve", problem) is True
+    assert answers_equivalent("12", "十二", problem) is True
+    assert answers_equivalent("12", "thirteen", problem) is False
