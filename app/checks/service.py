@@ -253,10 +253,13 @@ def admitted_verifier(ctx: PipelineContext) -> str | None:
 
 
 def no_guess(response: CheckResponse, answer: str, problem: str) -> CheckResponse:
-    """A hedge ("12 or 13", "maybe 12") is never `correct` on a model's word: a verifier that
-    echoes it agrees with both halves at once. It may still be `incorrect` (both halves
-    wrong); the sandbox's `correct` stands ("≈ 333.33" for 1000/3 is read as rounded)."""
-    if response.verdict != "correct" or response.method != "llm" or not hedges(answer, problem):
+    """A hedge ("12 or 13", "maybe 12", "不是56") is never `correct`: a verifier that echoes it
+    agrees with both halves at once, and the sandbox may read the value in it and not the
+    words around it. It may still be `incorrect` (both halves wrong). The sandbox's `correct`
+    on an approximation stands ("≈ 333.33" for 1000/3 is read as rounded)."""
+    if response.verdict != "correct":
+        return response
+    if not hedges(answer, problem, approximations=response.method == "llm"):
         return response
     return CheckResponse(
         verdict="unknown",

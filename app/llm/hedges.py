@@ -35,6 +35,15 @@ _UNSURE = re.compile(
     r"|(?<!不)可能|应该|也许|或许|我猜|好像|不确定|吧\s*[.。]?\s*$|[?？]",
     re.IGNORECASE,
 )
+# An answer says what the value is, not what it is not: "not 13", "不是56", "12 is wrong".
+_NEGATION = re.compile(
+    r"\bnot\b|n't\b|\b(?:wrong|incorrect)\b|不是|不等于|并不|不会是|绝不|错", re.IGNORECASE
+)
+_YES_NO = re.compile(
+    r"^\s*(?:is|are|does|do|did|can|could|will|would|was|were|has|have|should)\b"
+    r"|\b(?:true\s+or\s+false|yes\s+or\s+no)\b|吗\s*[?？]?\s*$|是否|是不是|对不对|对吗",
+    re.IGNORECASE,
+)
 _CHANCE = re.compile(
     r"\b(possible|possibly|impossible|likely|unlikely|chances?|probabilit\w*|certain\s*[,，]"
     r"|certainly)"
@@ -191,18 +200,21 @@ def _listed(text: str) -> list[str] | None:
     return [m.group(1) for m in items] if len(units) <= 1 else None
 
 
-def hedges(answer: str, problem: str) -> bool:
+def hedges(answer: str, problem: str, *, approximations: bool = True) -> bool:
     """True when the answer is a guess or offers different values to a problem that asks for
-    one."""
+    one. `approximations` False: an approximation alone ("≈ 333.33", "about 56") is not
+    counted (the sandbox judges it as a rounded value)."""
     text = _MARKUP.sub(" ", unicodedata.normalize("NFKC", answer).translate(_LOOKALIKES))
     text = re.sub(r"(?<=\d)\s*\.{2,}\s*(?=\d)", " ~ ", text)  # "8...9", "8…9": a range
     if _UNSURE.search(text) and not _CHANCE.search(problem):
+        return True
+    if _NEGATION.search(text) and not _YES_NO.search(problem) and not _CHANCE.search(problem):
         return True
     rounded = any(_places(n) for n in _NUMBER.findall(text))
     rough = _APPROXIMATE.search(text) or any(
         _NUMERALS.index(b) == _NUMERALS.index(a) + 1 for a, b in _NEIGHBOURS.findall(text)
     )
-    if rough and not _ESTIMATE.search(problem) and not rounded:
+    if approximations and rough and not _ESTIMATE.search(problem) and not rounded:
         return True
     text = as_digits(text)  # "twelve or thirteen", 十二或十三
     if _SEVERAL.search(problem) or _equation_in_an_unknown(problem):

@@ -181,6 +181,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     approximate, candidate = strip_approximate(candidate)
     rounding = Rounding(problem.rounding, approximate)
     try:
+        if _ANNOTATED.fullmatch(candidate):
+            raise ParseError("'56 (7 × 8)': a value and a note, or a product?")
         if problem.kind == "arithmetic":
             assert problem.expression is not None
             exact = evaluate(problem.expression)
@@ -247,6 +249,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     return CheckResult("abstain", "none", "the answer could not be read with certainty", expected)
 
 
+# "56 (7 × 8)", "56 (fifty-six)": read as a product, it was wrong; it is not read.
+_ANNOTATED = re.compile(r"\s*[-+]?\d[\d,.]*\s+[(（][^()（）]*[)）]\s*")
 _ANOTHER_VALUE = "the answer states a value other than the exact one"
 _UNREAD = "the exact value is known, and the answer could not be read as it"
 _PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:\s*/\s*\d+)?")
@@ -526,7 +530,10 @@ def _check_quantity(
         raise ParseError("a quantity that is not a plain number")
     converted = convert(Fraction(int(value.p), int(value.q)), unit, target)
     if sp.Rational(converted.numerator, converted.denominator) == exact:
-        return CheckResult("abstain", "none", f"the same quantity, not in {target}", expected)
+        # not judged, and not left to a model either: it is not the answer asked
+        return CheckResult(
+            "abstain", "none", f"the same quantity, not in {target}", expected, conclusive=True
+        )
     return CheckResult("reject", "evaluation", f"the exact value is {expected}", expected)
 
 
@@ -851,13 +858,20 @@ def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
     measures in two units of that kind, it cannot be told (None). Two answers in words the
     unit table does not list ("30 yuan", "30 jiao") are the same only in the same word.
     `_UNMEASURED` when neither names a unit."""
+    money = _money(a), _money(b)
+    if money != (None, None):
+        return _same_money(money, (a, b), problem)
     try:
         ma, mb = measured(normalize(a)), measured(normalize(b))
     except ParseError:
         return None
+    asked = asked_unit(_asked(problem))
     if ma is not None and mb is not None:
         converted = in_unit(ma[0], ma[1], mb[1])
-        return None if converted is None else converted == mb[0]
+        if converted is None or converted != mb[0]:
+            return None if converted is None else False
+        # "1.2 kg" and "1200 g" for "How many grams …": the same quantity, one not as asked
+        return asked is None or (same_unit(ma[1], asked) and same_unit(mb[1], asked)) or None
     if ma is None and mb is None:
         words = [_TRAILING_WORD.search(x) for x in (a, b)]
         if words[0] and words[1] and _singular(words[0][1]) != _singular(words[1][1]):
@@ -869,7 +883,6 @@ def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
         value = Fraction(bare.replace(",", "").strip())
     except (ValueError, ZeroDivisionError):
         return None
-    asked = asked_unit(_asked(problem))
     if asked is None:
         kindred = [u for u in units_in(problem) if in_unit(Fraction(1), u, quantity[1])]
         if not any(same_unit(u, quantity[1]) for u in kindred) or any(
@@ -878,7 +891,78 @@ def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
             return None  # "72 hours" for clips; "3 km … 3000 m": which unit is the number in?
         return value == quantity[0]
     converted = in_unit(quantity[0], quantity[1], asked)
-    return None if converted is None else converted == value
+    if converted is None or converted != value:
+        return None if converted is None else False
+    return same_unit(quantity[1], asked) or None  # "2.5 m" for "… centimeters": not as asked
+
+
+_AMOUNT = r"(\d+(?:\.\d+)?)"
+_SUMS = (  # (pattern, unit)
+    (re.compile(rf"\s*\$\s*{_AMOUNT}\s*(?:dollars?)?\s*\.?\s*", re.I), "dollars"),
+    (re.compile(rf"\s*{_AMOUNT}\s*(?:dollars?|USD)\s*\.?\s*", re.I), "dollars"),
+    (re.compile(rf"\s*{_AMOUNT}\s*(?:cents?|¢)\s*\.?\s*", re.I), "cents"),
+    (re.compile(rf"\s*[¥￥]?\s*{_AMOUNT}\s*元\s*。?\s*"), "元"),
+    (re.compile(rf"\s*{_AMOUNT}\s*角\s*。?\s*"), "角"),
+)
+# Each unit of money: its currency and its value in the currency's main unit.
+_MONEY_UNITS = {
+    "dollars": ("$", Fraction(1)),
+    "cents": ("$", Fraction(1, 100)),
+    "元": ("元", Fraction(1)),
+    "角": ("元", Fraction(1, 10)),
+}
+_ASKED_MONEY = re.compile(
+    r"\b(?:in|how\s+many)\s+(cents|dollars)\b|(?:多少|几)\s*(元|角)", re.IGNORECASE
+)
+
+
+def _money(text: str) -> tuple[Fraction, str] | None:
+    """'$0.50', '50 cents', '7元', '70角': the amount and its unit."""
+    for pattern, unit in _SUMS:
+        if (match := pattern.fullmatch(text)) is not None:
+            return Fraction(match[1]), unit
+    return None
+
+
+def _same_money(
+    sums: tuple[tuple[Fraction, str] | None, tuple[Fraction, str] | None],
+    texts: tuple[str, str],
+    problem: str,
+) -> bool | None:
+    """Two sums ("50 cents" and "$0.50" are one), or a sum and a bare number, read in the
+    unit the question asks for ("700" for "… in cents?" is not "$700"), else in the only one
+    the problem uses; None when that cannot be told, or when a sum is the same but not in
+    the unit asked ("50 cents" for "… in dollars?")."""
+    question = _ASKED_MONEY.search(_asked(problem))
+    asked = None if question is None else (question[1] or question[2]).lower()
+    first, second = sums
+    if first is None or second is None:
+        known, bare = (first, texts[1]) if first is not None else (second, texts[0])
+        assert known is not None
+        try:
+            number = Fraction(bare.replace(",", "").strip())
+        except (ValueError, ZeroDivisionError):
+            return None
+        unit = asked or _money_unit_used(problem, _MONEY_UNITS[known[1]][0])
+        if unit is None:
+            return None
+        first, second = known, (number, unit)
+    (a, unit_a), (b, unit_b) = first, second
+    (currency_a, scale_a), (currency_b, scale_b) = _MONEY_UNITS[unit_a], _MONEY_UNITS[unit_b]
+    if currency_a != currency_b:
+        return None
+    if a * scale_a != b * scale_b:
+        return False
+    return asked is None or (unit_a == asked and unit_b == asked) or None
+
+
+def _money_unit_used(problem: str, currency: str) -> str | None:
+    """The one unit of `currency` the problem uses ("25 cents": cents), else None."""
+    if currency == "$":
+        dollars = "$" in problem or re.search(r"\bdollars?\b", problem, re.I) is not None
+        cents = re.search(r"\bcents?\b|¢", problem, re.I) is not None
+        return {(True, False): "dollars", (False, True): "cents"}.get((dollars, cents))
+    return {(True, False): "元", (False, True): "角"}.get(("元" in problem, "角" in problem))
 
 
 def _singular(word: str) -> str:

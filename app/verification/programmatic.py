@@ -114,9 +114,13 @@ async def ground_truth_verdict(
             f"comparison failed ({type(exc).__name__})",
             _elapsed_ms(started),
         )
-    if same is None:
-        return abstain(
-            "ground_truth", verifier_id, "the answer could not be compared", _elapsed_ms(started)
+    if same is None:  # the answer is known: one that cannot be read as it is not approved
+        return abstain(  # on a model's word either ("72, 73" echoed for 72)
+            "ground_truth",
+            verifier_id,
+            "the answer could not be compared",
+            _elapsed_ms(started),
+            conclusive=True,
         )
     return Verdict(
         "approve" if same else "reject",

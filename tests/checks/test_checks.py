@@ -66,6 +66,20 @@ async def test_ground_truth_from_the_problem_bank(client: httpx.AsyncClient):
     assert (wrong["verdict"], wrong["method"]) == ("incorrect", "ground_truth")
 
 
+async def test_a_bank_answer_is_not_left_to_a_model(
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
+):
+    """With the known answer 72, "72, 73" or "circa 72" (unread) was `correct` on an echoing
+    verifier's word (the fourth tester round): an answer the bank's cannot be compared with is
+    not approved by anyone."""
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    for answer in ("72, 73", "circa 72", "72 at minimum"):
+        fake_llm.default = Reply(verdict_json(True, 0.99, answer))
+        body = await check(client, BANK_PROBLEM, answer)
+        assert body["verdict"] == "unknown", (answer, body)
+
+
 async def test_unknown_when_nothing_can_tell(client: httpx.AsyncClient):
     body = await check(client, WORD_PROBLEM, "86")
     assert body["verdict"] == "unknown"
@@ -113,6 +127,30 @@ async def test_a_hedge_the_verifier_echoes_is_never_correct(
     fake_llm.then(Reply(verdict_json(False, 0.9, "86")))
     wrong = await check(client, WORD_PROBLEM, "90 or 91")
     assert (wrong["verdict"], wrong["method"]) == ("incorrect", "llm")
+
+
+async def test_the_sandbox_reads_no_words_around_a_value(
+    client: httpx.AsyncClient, with_clients, fake_llm: FakeLLMServer
+):
+    """The fourth tester round: "不是56" ("not 56"), "也许是56" were `correct` by the sandbox,
+    which read the 56; an unconverted quantity and an annotated value ("56 (7 × 8)", read as a
+    product: `incorrect`) were left to a model that echoed them."""
+    fake_llm.reset()
+    with_clients(sdk_model(fake_llm))
+    for answer in ("不是56", "也许是56", "56 is wrong", "56 (7 × 8)"):
+        fake_llm.default = Reply(verdict_json(True, 0.99, answer))
+        body = await check(client, "What is 7 × 8?", answer)
+        assert body["verdict"] == "unknown", (answer, body)
+    for problem, answer in (
+        ("Convert 72 km/h to m/s", "72 km/h"),
+        ("3.5米等于多少厘米？", "3.5米"),
+    ):
+        fake_llm.default = Reply(verdict_json(True, 0.99, answer))
+        body = await check(client, problem, answer)
+        assert body["verdict"] == "unknown", (answer, body)
+    fake_llm.default = Reply(verdict_json(True, 0.99, "about 56"))
+    body = await check(client, "What is 7 × 8?", "≈ 56")  # a rounded value, as the sandbox reads it
+    assert (body["verdict"], body["method"]) == ("correct", "programmatic")
 
 
 async def test_model_verifier_not_admitted_is_not_asked(

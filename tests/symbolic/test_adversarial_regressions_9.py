@@ -50,9 +50,7 @@ def test_units_that_cannot_be_told_apart_are_not_agreement(
     ("verifier", "solver", "problem"),
     [
         ("1200", "1200 g", FLOUR),
-        ("1.2 kg", "1200 g", FLOUR),
         ("12", "12 m²", AREA),
-        ("2", "120分钟", "一节课40分钟，3节课共多少小时？"),
         ("12 apples", "12", "Tom has 5 apples and buys 7 more. How many apples?"),
         ("3 km", "3", "Sam walked 3 km. How far did he walk?"),
     ],
@@ -90,3 +88,46 @@ def test_numbers_spelled_out_are_compared_as_their_digits() -> None:
     assert answers_equivalent("12", "twelve", problem) is True
     assert answers_equivalent("12", "十二", problem) is True
     assert answers_equivalent("12", "thirteen", problem) is False
+
+
+# The fourth round: a right quantity unconverted ("1.2 kg" for grams) agreed with the
+# verifier's converted one, a sum of dollars with a bare number of cents, and a right
+# "50 cents" against "$0.50" was a rejection (caution).
+CENTS = "A pen costs $3.50. How much do 2 pens cost in cents?"
+CANDY = "A candy costs 25 cents. How much do 2 candies cost?"
+
+
+@pytest.mark.parametrize(
+    ("verifier", "solver", "problem"),
+    [
+        ("1200 g", "1.2 kg", "A bag of rice weighs 1.2 kg. How many grams is that?"),
+        ("1200克", "1.2千克", "一袋米重1.2千克，合多少克？"),
+        ("2000 mL", "2 L", "A jug holds 2 liters. How many milliliters is that?"),
+        ("250", "2.5 m", "A rope is 3 m long. 50 cm is cut off. How many centimeters is it now?"),
+        ("0.5", "5000平方米", "一块地长100米，宽50米，面积是多少公顷？"),
+        ("1.2 kg", "1200 g", FLOUR),
+        ("2", "120分钟", "一节课40分钟，3节课共多少小时？"),
+    ],
+)
+def test_a_quantity_not_in_the_unit_asked_is_not_agreement(
+    verifier: str, solver: str, problem: str
+) -> None:
+    assert answers_equivalent(verifier, solver, problem) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "problem", "same"),
+    [
+        ("700", "$700", CENTS, False),
+        ("700 cents", "$7", CENTS, None),  # the same sum, not in cents
+        ("$0.50", "50 cents", CANDY, True),
+        ("$0.50", "50", CANDY, True),
+        ("50 cents", "0.50", CANDY + " Answer in dollars.", None),
+        ("70角", "7元", "一支笔3.5元，两支笔多少钱？", True),
+        ("7", "7元", "一支笔3.5元，两支笔多少元？", True),
+    ],
+)
+def test_sums_of_money_are_compared_as_sums(
+    a: str, b: str, problem: str, same: bool | None
+) -> None:
+    assert answers_equivalent(a, b, problem) is same
