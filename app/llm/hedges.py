@@ -147,7 +147,7 @@ def _places(number: str) -> int | None:
     return len(match.group(1)) if match else None
 
 
-def _different(numbers: list[str]) -> bool:
+def different(numbers: list[str]) -> bool:
     """Do the numbers name more than one value? "1/3 or 0.33" does not (0.33 is 1/3 rounded)."""
     values = [(_value(n), _places(n)) for n in numbers]
     for (a, places_a), (b, places_b) in itertools.pairwise(values):
@@ -173,7 +173,7 @@ def _equation_in_an_unknown(problem: str) -> bool:
     return "=" in rest and _UNKNOWN.search(rest) is not None
 
 
-def _one_value_asked(problem: str) -> bool:
+def one_value_asked(problem: str) -> bool:
     """The problem's one question asks for one value ("How many apples does he have now?"),
     not several ("How many apples and pears …", "… each …", 分别, "(1) How many …? (2) How
     many …?")."""
@@ -185,7 +185,7 @@ def _one_value_asked(problem: str) -> bool:
     )
 
 
-def _listed(text: str) -> list[str] | None:
+def listed(text: str) -> list[str] | None:
     """The values of an answer that only lists values, in one unit ("12, 13", "12 and 13
     apples"); None for anything else ("1 hour, 30 minutes" is one duration; "12, since 5 + 7
     = 12" is a reason)."""
@@ -200,12 +200,29 @@ def _listed(text: str) -> list[str] | None:
     return [m.group(1) for m in items] if len(units) <= 1 else None
 
 
+def readable(answer: str) -> str:
+    """The answer as its words read: NFKC, look-alike letters and zero-width characters
+    undone, LaTeX and markdown markup gone, "8...9" a range."""
+    text = unicodedata.normalize("NFKC", answer.replace("\\!", "")).translate(_LOOKALIKES)
+    text = re.sub(r"\\(?![A-Za-z])", "", _MARKUP.sub(" ", text))  # "\$1,\!348": $1,348
+    return re.sub(r"(?<=\d)\s*\.{2,}\s*(?=\d)", " ~ ", text)
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers written in `text` (digits; spell them out first with `as_digits`)."""
+    return _NUMBER.findall(text)
+
+
+def may_have_several_answers(problem: str) -> bool:
+    """Solving, roots, squares, absolute values, inequalities, an equation in an unknown."""
+    return _SEVERAL.search(problem) is not None or _equation_in_an_unknown(problem)
+
+
 def hedges(answer: str, problem: str, *, approximations: bool = True) -> bool:
     """True when the answer is a guess or offers different values to a problem that asks for
     one. `approximations` False: an approximation alone ("≈ 333.33", "about 56") is not
     counted (the sandbox judges it as a rounded value)."""
-    text = _MARKUP.sub(" ", unicodedata.normalize("NFKC", answer).translate(_LOOKALIKES))
-    text = re.sub(r"(?<=\d)\s*\.{2,}\s*(?=\d)", " ~ ", text)  # "8...9", "8…9": a range
+    text = readable(answer)
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
     if _NEGATION.search(text) and not _YES_NO.search(problem) and not _CHANCE.search(problem):
@@ -217,15 +234,15 @@ def hedges(answer: str, problem: str, *, approximations: bool = True) -> bool:
     if approximations and rough and not _ESTIMATE.search(problem) and not rounded:
         return True
     text = as_digits(text)  # "twelve or thirteen", 十二或十三
-    if _SEVERAL.search(problem) or _equation_in_an_unknown(problem):
+    if may_have_several_answers(problem):
         return False
     if _BOUND.search(text) and not _BOUND_ASKED.search(problem):
         return True
-    listed = _listed(text)
-    if listed is not None and _one_value_asked(problem) and _different(listed):
+    values = listed(text)
+    if values is not None and one_value_asked(problem) and different(values):
         return True
     pair = _PAIR.search(problem) is not None
     connective = (_ONLY_OR if pair else _ALTERNATIVE).search(text) is not None
-    return (connective or (not pair and _DASH_RANGE.fullmatch(text) is not None)) and _different(
+    return (connective or (not pair and _DASH_RANGE.fullmatch(text) is not None)) and different(
         _NUMBER.findall(text)
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from app.llm.plain_answers import plainly_one_value
 from app.pipeline.context import PipelineContext
 from app.pipeline.state import AttemptRecord, SolveState, VerificationStatus
 from app.settings import VerifySettings
@@ -64,6 +65,15 @@ def judgement(
         calibrator=calibrator,
         raw_verified=verify.verified_threshold,
         credible_rejection=rejection,
+        plain=_plain(attempt),
+    )
+
+
+def _plain(attempt: SolveState | AttemptRecord) -> bool:
+    if isinstance(attempt, AttemptRecord):
+        return attempt.plain
+    return attempt.solution is None or plainly_one_value(
+        attempt.solution.final_answer, attempt.problem_text
     )
 
 

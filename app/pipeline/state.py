@@ -42,6 +42,9 @@ class AttemptRecord:
     verify_calibrated: bool = False
     verify_error: str | None = None
     independent_answer: str | None = None
+    # The answer plainly states one value (app/llm/plain_answers.py): else only a proof
+    # verifies it.
+    plain: bool = True
 
 
 @dataclass(slots=True)

@@ -36,6 +36,7 @@ from app.verification.verdict import Verdict, VerdictKind
 Badge = Literal["verified", "unverified", "caution"]
 Proof = Literal["for", "against"]
 EVIDENCE_AGAINST = 0.5  # P(correct) below this: more likely wrong than right
+NOT_PLAIN = "the answer does not plainly state one value: only a proof verifies it"
 
 
 def evidence_against(calibrator: Calibrator | None) -> float:
@@ -60,9 +61,12 @@ def judge(
     calibrator: Calibrator | None,
     raw_verified: float,
     credible_rejection: str | None = None,
+    plain: bool = True,
 ) -> Judgement:
     """The badge for one answer. `credible_rejection`: why a credible witness rejected it
-    (a quick verifier's independent recomputation, a credible panel) or None."""
+    (a quick verifier's independent recomputation, a credible panel) or None. `plain`: the
+    answer plainly states one value (app/llm/plain_answers.py); else only a proof verifies it,
+    since a verifier that echoes any wording agrees with it."""
     if proof == "for":
         return Judgement("verified", 1.0 if probability is None else probability, None)
     if proof == "against":
@@ -74,6 +78,8 @@ def judge(
     else:
         bar = raw_verified
     if credible_rejection is None and bar is not None and probability >= bar:
+        if not plain:
+            return Judgement("unverified", probability, NOT_PLAIN)
         return Judgement("verified", probability, None)
     if credible_rejection is not None:
         return Judgement("caution", probability, credible_rejection)

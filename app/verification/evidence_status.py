@@ -60,6 +60,7 @@ def after_consensus(
     min_confirmations: int,
     proven_at_response: bool,
     rejected_outside: int = 0,
+    plain: bool = True,
 ) -> StatusChange | None:
     """`confirmations`: other providers whose answers agree with the returned one;
     `rejected_outside`: independent verifiers that rejected it (an agreement of solvers never
@@ -76,7 +77,12 @@ def after_consensus(
         return None
     if method == "proof":
         return StatusChange("verified", "a later check proved it")
-    if current == "unverified" and confirmations >= min_confirmations and not rejected_outside:
+    if (
+        current == "unverified"
+        and confirmations >= min_confirmations
+        and not rejected_outside
+        and plain  # agreement is no proof: a wording that is not one plain value stays
+    ):
         return StatusChange(
             "verified", f"{confirmations} other providers agreed independently ({method})"
         )
@@ -103,6 +109,7 @@ def after_later_panel(
     may_verify: bool,
     proven_at_response: bool,
     by: str,
+    plain: bool = True,
 ) -> StatusChange | None:
     """A later panel's verdicts joined the ledger and the one fitted model read it all again
     (`combiner.judge_ledger`): the badge follows that reading — no private bar. A badge a proof
@@ -111,7 +118,7 @@ def after_later_panel(
     (the judge's rule), and MARS gives such answers their second chance."""
     if proven_at_response or badge == current or current == "caution":
         return None
-    if badge == "verified" and not may_verify:
+    if badge == "verified" and not (may_verify and plain):
         return None
     if badge == "verified":
         return StatusChange("verified", f"with {by} the evidence verifies it (P {probability:.2f})")

@@ -127,6 +127,13 @@ async def test_a_hedge_the_verifier_echoes_is_never_correct(
     fake_llm.then(Reply(verdict_json(False, 0.9, "86")))
     wrong = await check(client, WORD_PROBLEM, "90 or 91")
     assert (wrong["verdict"], wrong["method"]) == ("incorrect", "llm")
+    # nor is a wording that does not plainly state one value (tests/llm/test_plain_answers.py)
+    for wording in ("circa 86", "86 at minimum", "eighty-six-ish", "86 (could be 87)"):
+        fake_llm.then(Reply(verdict_json(True, 0.99, wording)))
+        body = await check(client, WORD_PROBLEM, wording)
+        assert body["verdict"] == "unknown", (wording, body)
+    fake_llm.then(Reply(verdict_json(True, 0.99, "86")))
+    assert (await check(client, WORD_PROBLEM, "86 muffins"))["verdict"] == "correct"
 
 
 async def test_the_sandbox_reads_no_words_around_a_value(

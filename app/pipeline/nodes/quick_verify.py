@@ -9,6 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from app.llm.outputs import SolveStep as Step
+from app.llm.plain_answers import plainly_one_value
 from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
 from app.pipeline.evidence import (
@@ -118,6 +119,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         verify_calibrated=calibrated,
         verify_error=outcome.error,
         independent_answer=outcome.independent_answer,
+        plain=plainly_one_value(answer, state.problem_text),
     )
     update: dict[str, Any] = {
         "verify_passed": passed,

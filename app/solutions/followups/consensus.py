@@ -25,6 +25,7 @@ from app.db.repositories.fitness import FitnessRepository
 from app.db.repositories.outbox import OutboxRepository
 from app.llm.errors import ProviderError
 from app.llm.outputs import SolveOutput, schema_of
+from app.llm.plain_answers import plainly_one_value
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import solve as solve_prompts
@@ -152,6 +153,7 @@ def badge_after(
         may_verify=may_verify,
         proven_at_response=proof_at_response(solution) is not None,
         by=by,
+        plain=plainly_one_value(solution.final_answer or "", solution.scan.problem_text),
     )
 
 
@@ -347,6 +349,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             min_confirmations=verify.consensus_min_confirmations,
             proven_at_response=proven_at_response == "proven",
             rejected_outside=rejections,
+            plain=plainly_one_value(solution.final_answer or "", solution.scan.problem_text),
         )
         if result.method != "proof" and approved is not None:
             # No rule of its own once a model is fitted: the vote joins the ledger. The model

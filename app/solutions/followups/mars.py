@@ -26,6 +26,7 @@ from typing import Any
 from app.db.documents import StoredStep
 from app.db.models import Solution, VerificationRecord
 from app.db.transaction import retry_when_locked
+from app.llm.plain_answers import plainly_one_value
 from app.scans.repository import ScanRepository
 from app.solutions.followups.consensus import fitted_model
 from app.solutions.status_repository import StatusRepository
@@ -86,7 +87,9 @@ async def _validate(jobs: JobContext, solution: Solution, result: MarsResult) ->
     return await validate(stages, thresholds)
 
 
-def _decide(jobs: JobContext, outcome: ValidationOutcome) -> tuple[bool, Status, str]:
+def _decide(
+    jobs: JobContext, outcome: ValidationOutcome, *, plain: bool
+) -> tuple[bool, Status, str]:
     """Whether MARS's answer replaces the stored one, its badge and why. No private bar: a
     proof decides; else the one fitted model reads the new answer's ledger; before any model
     is fitted, the raw rule (MARS's score at `mars_threshold`), never verified."""
@@ -100,7 +103,7 @@ def _decide(jobs: JobContext, outcome: ValidationOutcome) -> tuple[bool, Status,
     badge, probability, may_verify = judge_ledger(calibrator, outcome.verdicts)
     if badge == "caution":
         return False, "caution", ""
-    if badge == "verified" and may_verify:
+    if badge == "verified" and may_verify and plain:
         why = f"MARS second chance: the evidence verifies its new answer (P {probability:.2f})"
         return True, "verified", why
     why = f"MARS second chance: a new answer the evidence is not against (P {probability:.2f})"
@@ -145,8 +148,9 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     if result.best is None:
         return f"no solution from MARS ({result.calls} calls)"
     outcome = await _validate(jobs, solution, result)
-    improved, status, reason = _decide(jobs, outcome)
     best = result.best
+    plain = plainly_one_value(best.answer, solution.scan.problem_text)
+    improved, status, reason = _decide(jobs, outcome, plain=plain)
 
     async def write() -> None:
         async with jobs.transaction() as session:

@@ -1,0 +1,180 @@
+"""Is an answer one plain value, the only kind a model's word may verify?
+
+A verifier that echoes what it is shown agrees with any wording, so listing the wordings of a
+guess never ends ("circa 12", "12 at minimum", "twelve-ish", 将近12个: three tester rounds each
+found new ones). The rule is the other way round: where no proof decides, `verified` (and a
+check's `correct`) is given only to an answer that plainly states one value —
+
+- mathematics alone ("12", "x = 12", "3/4", "10 - 4\\sqrt{3}"), with no relation sign where the
+  problem has no inequality, and no list of different values where one is asked;
+- or one number with words a student would write around it: the problem's own nouns ("12
+  apples"), a unit, a currency, and a few that only phrase an answer ("He has 12 apples in
+  total."), in English or Chinese ("现在一共有12个苹果").
+
+Anything else — a word the problem does not use, a modifier ("at", "least", "over", "about",
+even where the problem says them), brackets, a second value — may still be shown, as
+`unverified`: an honest badge, never a wrong `verified`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.llm.hedges import (
+    different,
+    hedges,
+    listed,
+    may_have_several_answers,
+    numbers_in,
+    one_value_asked,
+    readable,
+)
+from app.symbolic.number_words import as_digits
+from app.symbolic.units import UNITS, split_unit
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that only phrase an answer around its value.
+_FILLERS = _words(
+    """
+    the a an answer answers final result is are was were so he she they it we i you has have
+    had get gets got there in total all altogether now left remaining each of them then
+    """
+)
+# Words that change a value, whoever uses them (the problem may: "at least 10 years old").
+_MODIFIERS = _words(
+    """
+    about above after again against almost along among and any approximately around as at
+    away before below beneath besides between beyond both but by can could close do does down
+    either else enough estimate estimated even ever every except few fewer for from give
+    guess if into least less like many may maybe max maximum might min minimum more most much
+    near nearly neither no nor not odd off on one only or other otherwise over perhaps plus
+    possibly probably rather roughly round rounded several should since some something such
+    take than that these this those though through to too under until up upon upwards versus
+    very vs what when where whether which while will with within without would yet
+    """
+)
+_CURRENCY_WORDS = _words("dollar dollars cent cents yuan jiao fen usd rmb")
+# Chinese: characters that only phrase an answer, and measure words.
+_CHINESE_FILLERS = frozenset(
+    "答案是为有共一现在还剩下原来需要他她它们这那就得到用了"
+    "个只本人元角分米岁天次斤克条张块件位名辆棵台支朵头匹箱袋盒瓶杯页道题"
+)
+# Characters that change a value even inside a problem's words: 多 (more), 余, 几, 约, 近 …
+_CHINESE_MODIFIERS = frozenset(
+    "多余几约近至少上下左右或不可能应该概估起码将接超过以内外来吧似乎差最"
+)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_WORD = re.compile(r"[A-Za-z]+")
+_LATEX_WORDS = _words(
+    """
+    frac dfrac tfrac sqrt pi cdot times div left right sin cos tan cot sec csc log ln exp circ
+    infty cup cap pm mp le ge leq geq neq begin end pmatrix bmatrix matrix mathbf bold mathrm
+    text overline degree degrees alpha beta gamma delta epsilon theta lambda mu sigma phi omega
+    """
+)
+_RELATION = re.compile(r"[<>≤≥≠]")
+_ASSIGNMENT = re.compile(r"^\s*[A-Za-z]\s*=\s*")
+# Signs a plain value may carry beside its number: currency, percent, a full stop.
+_SIGNS = re.compile(r"[$¥￥€£%.,:：。，]")
+# One value asked for several: "the two numbers", "each", "both", 分别, 各.
+_SEVERAL_ASKED = re.compile(
+    r"\b(?:numbers|values|dimensions|coordinates|each|both|respectively|what\s+are|which|all"
+    r"|list|pairs?|ways|two|three|four|them|they)\b|分别|各|哪些|哪几|几种",
+    re.IGNORECASE,
+)
+_QUESTIONS = re.compile(r"[?？]")
+_MAX_NAMING_WORDS = 4
+_FRACTION = re.compile(r"\\[dt]?frac\s*\{?\s*(\d+)\s*\}?\s*\{?\s*(\d+)\s*\}?")
+_DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
+_REMAINDER = re.compile(r"\s*\d+\s*(?:R|r|remainder|余)\s*\d+\s*[.。]?\s*")
+_CLAUSE = re.compile(r"[.!?;,。！？；，]+")
+_ASKS = re.compile(
+    r"\b(?:how|what|which|find|calculate|compute|determine|enter|give|list|write|name)\b|多少|几|求"
+    r"|[?？]",
+    re.IGNORECASE,
+)
+_ASKING_WORDS = re.compile(r"多少|几")
+_THOUSANDS = re.compile(r"(?<=\d) (?=\d{3}\b)")  # 12 000
+_PART = re.compile(r"(\s*\d+(?:\.\d+)?\s*([A-Za-z]+|[\u4e00-\u9fff]+)\s*,?)")
+
+
+def plainly_one_value(answer: str, problem: str) -> bool:
+    """True when `answer` plainly states one value (or the several values the problem asks
+    for) in words that cannot change it: what a model's word may verify."""
+    if hedges(answer, problem):
+        return False
+    text = readable(answer).strip()
+    # Spelled out: "twelve", 十二个; but 一 in 一共 is no number beside a 12.
+    text = _THOUSANDS.sub("", text if re.search(r"\d", text) else as_digits(text))
+    if _compound(text) or _REMAINDER.fullmatch(text):
+        return True  # "1 hour 30 minutes", "2米50厘米": one quantity; "7 R 2", "7余2"
+    number, unit = split_unit(text)
+    text = number if unit is not None else text  # "60 km/h", "12 m²"
+    several = (
+        may_have_several_answers(problem)
+        or _SEVERAL_ASKED.search(_question(problem)) is not None
+        or len(_QUESTIONS.findall(problem)) > 1
+    )
+    values = listed(text)
+    if values is not None and different(values) and not several:
+        return False  # "12, 13" where one value is asked
+    # Single letters are unknowns ("x = 12"); LaTeX commands are mathematics.
+    words = [w for w in _WORD.findall(text) if len(w) > 1 and w.lower() not in _LATEX_WORDS]
+    if not words and not _CJK.search(text):
+        return _mathematics(text, problem, several)
+    numbers = {n.replace(",", "") for n in numbers_in(text)}
+    asked = _question(problem)
+    if not numbers and not _CJK.search(text):  # "circle", one of the problem's own words
+        return len(words) <= _MAX_NAMING_WORDS and _english_words_plain(words, problem, asked)
+    if len(numbers) != 1 and not (several and numbers):
+        return False
+    return _english_words_plain(words, problem, asked) and _chinese_plain(text, problem, asked)
+
+
+def _mathematics(text: str, problem: str, several: bool) -> bool:
+    if _RELATION.search(text) and not several:
+        return False  # "≥ 12", "11 < n < 13" where no inequality is asked
+    if one_value_asked(problem) and not several:
+        value = _FRACTION.sub(r"\1/\2", _DEGREES.sub("", _ASSIGNMENT.sub("", text)))
+        return bool(re.fullmatch(r"\s*[-+]?[\d,]*\.?\d+(?:\s*/\s*\d+)?\s*%?\s*\.?\s*", value))
+    return True
+
+
+def _question(problem: str) -> str:
+    """The clause that asks ("How many buses are needed at least", 现在一共有多少个苹果): its
+    words may be in the answer, whatever they are (not "at least" elsewhere in the problem)."""
+    clauses = [c for c in _CLAUSE.split(problem) if c.strip()]
+    asking = [c for c in clauses if _ASKS.search(c)]
+    return (asking or clauses or [""])[-1]
+
+
+def _compound(text: str) -> bool:
+    """ "1 hour 30 minutes", "2 m 50 cm", "2米50厘米": one quantity in two units."""
+    parts = _PART.findall(text)
+    if len(parts) < 2 or "".join(p[0] for p in parts).strip() != text.strip():
+        return False
+    units = [unit for _, unit in parts]
+    return all(u in UNITS for u in units) and len(set(units)) == len(units)
+
+
+def _english_words_plain(words: list[str], problem: str, asked: str) -> bool:
+    known = {w.lower() for w in _WORD.findall(problem)} - _MODIFIERS
+    known |= {w.lower() for w in _WORD.findall(asked)}
+    for word in (w.lower() for w in words):
+        if word in _FILLERS or word in _CURRENCY_WORDS or word in UNITS or word in known:
+            continue
+        if word.endswith("s") and word[:-1] in known:  # "apples" for "an apple"
+            continue
+        return False
+    return True
+
+
+def _chinese_plain(text: str, problem: str, asked: str) -> bool:
+    rest = _SIGNS.sub("", re.sub(r"[\dA-Za-z\s]+", "", text))
+    allowed = (set(_CJK.findall(problem)) | _CHINESE_FILLERS) - _CHINESE_MODIFIERS
+    allowed |= set(_CJK.findall(_ASKING_WORDS.sub("", asked)))  # 至少需要多少辆: 至少
+    return all(c in allowed for c in rest)
