@@ -158,7 +158,7 @@ def _compound(text: str) -> bool:
     if len(parts) < 2 or "".join(p[0] for p in parts).strip() != text.strip():
         return False
     units = [unit for _, unit in parts]
-    return all(u in UNITS for u in units) and len(set(units)) == len(units)
+    return all(u in UNITS for u in units) and len({UNITS[u] for u in units}) == len(units)
 
 
 def _english_words_plain(words: list[str], problem: str, asked: str) -> bool:

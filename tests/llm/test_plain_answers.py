@@ -40,6 +40,7 @@ APPLES_ZH = "小明有5个苹果，又买了7个，现在一共有多少个苹�
         "could be 12",
         "12 (assuming none eaten)",
         "8 + 4",
+        "1 hour 2 hours",  # one unit twice: two values, not one quantity in two units
     ],
 )
 def test_english_wordings_are_not_plain(answer: str) -> None:
