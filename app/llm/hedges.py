@@ -85,6 +85,8 @@ _MARKUP = re.compile(r"\\text\w*\s*\{|\\mathrm\s*\{|\\boxed\s*\{|[{}$*]|\\[,;!]"
 _LOOKALIKES = str.maketrans(
     "аеорсхуіοαν", "aeopcxyioav", "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
 )
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+_SUPERSCRIPT = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _NUMBER_TEXT = r"(?<![A-Za-z0-9_.,])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?%?"
 _NUMBER = re.compile(_NUMBER_TEXT)
 # "12-13 apples" alone is a range; "3√2 - 3" and "12 - 5 = 7" are not.
@@ -203,7 +205,9 @@ def listed(text: str) -> list[str] | None:
 def readable(answer: str) -> str:
     """The answer as its words read: NFKC, look-alike letters and zero-width characters
     undone, LaTeX and markdown markup gone, "8...9" a range."""
-    text = unicodedata.normalize("NFKC", answer.replace("\\!", "")).translate(_LOOKALIKES)
+    # A superscript is an exponent, not a digit (NFKC would make "12²" 122).
+    text = _SUPERSCRIPT.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), answer)
+    text = unicodedata.normalize("NFKC", text.replace("\\!", "")).translate(_LOOKALIKES)
     text = re.sub(r"\\(?![A-Za-z])", "", _MARKUP.sub(" ", text))  # "\$1,\!348": $1,348
     return re.sub(r"(?<=\d)\s*\.{2,}\s*(?=\d)", " ~ ", text)
 

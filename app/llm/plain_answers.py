@@ -25,12 +25,11 @@ from app.llm.hedges import (
     hedges,
     listed,
     may_have_several_answers,
-    numbers_in,
     one_value_asked,
     readable,
 )
 from app.symbolic.number_words import as_digits
-from app.symbolic.units import UNITS, split_unit
+from app.symbolic.units import UNITS, split_unit, units_in
 
 
 def _words(text: str) -> frozenset[str]:
@@ -41,7 +40,7 @@ def _words(text: str) -> frozenset[str]:
 _FILLERS = _words(
     """
     the a an answer answers final result is are was were so he she they it we i you has have
-    had get gets got there in total all altogether now left remaining each of them then
+    had get gets got there in total all altogether now left remaining of them then will
     """
 )
 # Words that change a value, whoever uses them (the problem may: "at least 10 years old").
@@ -54,18 +53,16 @@ _MODIFIERS = _words(
     near nearly neither no nor not odd off on one only or other otherwise over perhaps plus
     possibly probably rather roughly round rounded several should since some something such
     take than that these this those though through to too under until up upon upwards versus
-    very vs what when where whether which while will with within without would yet
+    very vs what when where whether which while with within without yet each per every half
+    twice double triple thrice quarter times dozen dozens score pair pairs first second third
     """
 )
 _CURRENCY_WORDS = _words("dollar dollars cent cents yuan jiao fen usd rmb")
 # Chinese: characters that only phrase an answer, and measure words.
-_CHINESE_FILLERS = frozenset(
-    "答案是为有共一现在还剩下原来需要他她它们这那就得到用了"
-    "个只本人元角分米岁天次斤克条张块件位名辆棵台支朵头匹箱袋盒瓶杯页道题"
-)
+_CHINESE_FILLERS = frozenset("答案是为有共一现在需要他她它们这那就得到用了个")
 # Characters that change a value even inside a problem's words: 多 (more), 余, 几, 约, 近 …
 _CHINESE_MODIFIERS = frozenset(
-    "多余几约近至少上下左右或不可能应该概估起码将接超过以内外来吧似乎差最"
+    "多余几约近至少上下左右或不可能应该概估起码将接超过以内外来吧似乎差最半倍双打成折各每又再还"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -87,7 +84,11 @@ _SEVERAL_ASKED = re.compile(
     re.IGNORECASE,
 )
 _QUESTIONS = re.compile(r"[?？]")
+_PERCENT = re.compile(r"%|percent|百分", re.IGNORECASE)
+_FIRST_NUMBER = re.compile(r"\d")
+_NUMBERS = re.compile(r"\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?")  # "12,5个": two, unlike hedges' reading
 _MAX_NAMING_WORDS = 4
+_ZERO_DENOMINATOR = re.compile(r"/\s*0+(?![\d.])|\\[dt]?frac\s*\{?\s*[^{}]*\}?\s*\{?\s*0+\s*\}")
 _FRACTION = re.compile(r"\\[dt]?frac\s*\{?\s*(\d+)\s*\}?\s*\{?\s*(\d+)\s*\}?")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
 _REMAINDER = re.compile(r"\s*\d+\s*(?:R|r|remainder|余)\s*\d+\s*[.。]?\s*")
@@ -122,17 +123,22 @@ def plainly_one_value(answer: str, problem: str) -> bool:
     values = listed(text)
     if values is not None and different(values) and not several:
         return False  # "12, 13" where one value is asked
-    # Single letters are unknowns ("x = 12"); LaTeX commands are mathematics.
-    words = [w for w in _WORD.findall(text) if len(w) > 1 and w.lower() not in _LATEX_WORDS]
-    if not words and not _CJK.search(text):
+    # Alone, single letters are unknowns ("x = 12"); LaTeX commands are mathematics.
+    words = [w for w in _WORD.findall(text) if w.lower() not in _LATEX_WORDS]
+    if not any(len(w) > 1 for w in words) and not _CJK.search(text):
         return _mathematics(text, problem, several)
-    numbers = {n.replace(",", "") for n in numbers_in(text)}
+    if "%" in text and not _PERCENT.search(problem):
+        return False  # "12%" for a count
+    numbers = {n.replace(",", "") for n in _NUMBERS.findall(text)}
     asked = _question(problem)
     if not numbers and not _CJK.search(text):  # "circle", one of the problem's own words
-        return len(words) <= _MAX_NAMING_WORDS and _english_words_plain(words, problem, asked)
+        naming = len(words) <= _MAX_NAMING_WORDS
+        return naming and all(w.lower() in _words_of(problem) - _MODIFIERS for w in words)
     if len(numbers) != 1 and not (several and numbers):
         return False
-    return _english_words_plain(words, problem, asked) and _chinese_plain(text, problem, asked)
+    first = _FIRST_NUMBER.search(text)
+    before = _WORD.findall(text[: first.start()]) if first is not None else []
+    return _english_words_plain(words, before, problem, asked) and _chinese_plain(text, asked)
 
 
 def _mathematics(text: str, problem: str, several: bool) -> bool:
@@ -140,8 +146,11 @@ def _mathematics(text: str, problem: str, several: bool) -> bool:
         return False  # "≥ 12", "11 < n < 13" where no inequality is asked
     if one_value_asked(problem) and not several:
         value = _FRACTION.sub(r"\1/\2", _DEGREES.sub("", _ASSIGNMENT.sub("", text)))
-        return bool(re.fullmatch(r"\s*[-+]?[\d,]*\.?\d+(?:\s*/\s*\d+)?\s*%?\s*\.?\s*", value))
-    return True
+        number = re.fullmatch(r"\s*[-+]?[\d,]*\.?\d+(?:\s*/\s*(\d+))?\s*(%?)\s*\.?\s*", value)
+        if number is None or (number[2] and not _PERCENT.search(problem)):
+            return False
+        return number[1] is None or int(number[1]) != 0  # "1/0" is no value
+    return _ZERO_DENOMINATOR.search(text) is None
 
 
 def _question(problem: str) -> str:
@@ -161,20 +170,34 @@ def _compound(text: str) -> bool:
     return all(u in UNITS for u in units) and len({UNITS[u] for u in units}) == len(units)
 
 
-def _english_words_plain(words: list[str], problem: str, asked: str) -> bool:
-    known = {w.lower() for w in _WORD.findall(problem)} - _MODIFIERS
-    known |= {w.lower() for w in _WORD.findall(asked)}
-    for word in (w.lower() for w in words):
-        if word in _FILLERS or word in _CURRENCY_WORDS or word in UNITS or word in known:
+def _words_of(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def _english_words_plain(words: list[str], before: list[str], problem: str, asked: str) -> bool:
+    """Every word phrases the answer, names what the question asks (its own words), a unit
+    of the problem's or a currency; before the number, also a name from the problem ("Tom
+    has 12 apples."). Other words of the problem change a value too often ("12 boxes" for
+    apples, "half", "each")."""
+    known = _words_of(asked) | (units_in(problem) & _words_of(problem))
+    names = {w for w in _WORD.findall(problem) if w[0].isupper()} - {w.title() for w in _MODIFIERS}
+    for word in words:
+        lower = word.lower()
+        if lower in _FILLERS or lower in _CURRENCY_WORDS or lower in known:
             continue
-        if word.endswith("s") and word[:-1] in known:  # "apples" for "an apple"
+        if lower.rstrip("s") in known or lower + "s" in known:  # "apples" for "an apple"
+            continue
+        if word in names and word in before:
             continue
         return False
     return True
 
 
-def _chinese_plain(text: str, problem: str, asked: str) -> bool:
+def _chinese_plain(text: str, asked: str) -> bool:
+    """Every character phrases the answer or is the question's own (还剩多少个: 还剩; 至少需要
+    多少辆: 至少, 辆); the rest of the problem lends none ("又买了12个", 12盒 for apples)."""
     rest = _SIGNS.sub("", re.sub(r"[\dA-Za-z\s]+", "", text))
-    allowed = (set(_CJK.findall(problem)) | _CHINESE_FILLERS) - _CHINESE_MODIFIERS
-    allowed |= set(_CJK.findall(_ASKING_WORDS.sub("", asked)))  # 至少需要多少辆: 至少
+    allowed = (_CHINESE_FILLERS - _CHINESE_MODIFIERS) | set(
+        _CJK.findall(_ASKING_WORDS.sub("", asked))
+    )
     return all(c in allowed for c in rest)

@@ -796,7 +796,9 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
     a, b = as_digits(a), as_digits(b)  # "twelve", 十二: the digits they spell
-    units = _units(problem) if problem else frozenset()
+    # A word after a number is read only as what the question asks ("12 apples" for "How many
+    # apples …"): "12 boxes" or "12 weeks" is another count, however the problem uses the word.
+    units = _units(problem, _counted(problem)) if problem else frozenset()
     if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
         return None  # "$43" for "How many marbles …?": a sum of money where none is asked
     if problem is not None:
@@ -884,11 +886,14 @@ def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
     except (ValueError, ZeroDivisionError):
         return None
     if asked is None:
-        kindred = [u for u in units_in(problem) if in_unit(Fraction(1), u, quantity[1])]
+        # The bare number is in that unit only where the question names it alone among its
+        # kind: "72 hours" for clips, "12 weeks" for "How much money …", "3 km … 3000 m" no.
+        question = _asked(problem)
+        kindred = [u for u in units_in(question) if in_unit(Fraction(1), u, quantity[1])]
         if not any(same_unit(u, quantity[1]) for u in kindred) or any(
             not same_unit(u, quantity[1]) for u in kindred
         ):
-            return None  # "72 hours" for clips; "3 km … 3000 m": which unit is the number in?
+            return None
         return value == quantity[0]
     converted = in_unit(quantity[0], quantity[1], asked)
     if converted is None or converted != value:
@@ -943,7 +948,7 @@ def _same_money(
             number = Fraction(bare.replace(",", "").strip())
         except (ValueError, ZeroDivisionError):
             return None
-        unit = asked or _money_unit_used(problem, _MONEY_UNITS[known[1]][0])
+        unit = asked or _money_unit_used(problem, known[1])
         if unit is None:
             return None
         first, second = known, (number, unit)
@@ -956,13 +961,17 @@ def _same_money(
     return asked is None or (unit_a == asked and unit_b == asked) or None
 
 
-def _money_unit_used(problem: str, currency: str) -> str | None:
-    """The one unit of `currency` the problem uses ("25 cents": cents), else None."""
-    if currency == "$":
+def _money_unit_used(problem: str, unit: str) -> str | None:
+    """The unit a bare number beside a sum in `unit` is in: the one unit of that currency the
+    problem uses ("25 cents": cents), the sum's own where it uses none ("How much does he
+    spend?"), else None."""
+    if _MONEY_UNITS[unit][0] == "$":
         dollars = "$" in problem or re.search(r"\bdollars?\b", problem, re.I) is not None
         cents = re.search(r"\bcents?\b|¢", problem, re.I) is not None
-        return {(True, False): "dollars", (False, True): "cents"}.get((dollars, cents))
-    return {(True, False): "元", (False, True): "角"}.get(("元" in problem, "角" in problem))
+        used = {(True, False): "dollars", (False, True): "cents", (False, False): unit}
+        return used.get((dollars, cents))
+    used = {(True, False): "元", (False, True): "角", (False, False): unit}
+    return used.get(("元" in problem, "角" in problem))
 
 
 def _singular(word: str) -> str:
@@ -1038,8 +1047,37 @@ def _values_of(candidate: Candidate, names: list[str]) -> tuple[sp.Expr, ...] | 
     return None
 
 
-def _units(problem_text: str) -> frozenset[str]:
-    words = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", problem_text))
+# What a question counts: "How many (red) apples …", "the (total) number of apples", 多少个苹果.
+_ASKED_NOUNS = re.compile(
+    r"\bhow\s+many\s+((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)|\b(?:number|amount)\s+of\s+([A-Za-z]+)"
+    r"|(?:多少|几)([\u4e00-\u9fff]{1,4})",
+    re.IGNORECASE,
+)
+
+
+_HOW_MUCH = re.compile(r"\bhow\s+much\b|多少钱", re.IGNORECASE)
+_COUNT_NOUN = re.compile(r"\d\s*([A-Za-z]{2,}|[\u4e00-\u9fff]{1,4})")
+
+
+def _counted(problem: str) -> str:
+    """The words that may follow the number of an answer: what the question counts ("How many
+    apples …" where the problem counts apples, boxes and weeks: apples); where it names
+    nothing the problem counts ("How many sold?"), whatever the problem counts; after "how
+    much" nothing (an amount: only units and currency follow it)."""
+    question = _asked(problem)
+    if _HOW_MUCH.search(question):
+        return ""
+    asked = " ".join(" ".join(filter(None, m.groups())) for m in _ASKED_NOUNS.finditer(question))
+    counts = set(_COUNT_NOUN.findall(problem))
+    named = [w for w in asked.split() if w in counts]
+    return " ".join(named) if named else f"{asked} {' '.join(counts)}"
+
+
+def _units(problem_text: str, words_from: str | None = None) -> frozenset[str]:
+    """The words a number may carry in an answer: the problem's (or those of `words_from`, its
+    question), its units of measure, and dollars where it counts in $."""
+    text = problem_text if words_from is None else words_from
+    words = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", text))
     if "$" in problem_text:  # "$12 an hour": 10 dollars
         words |= {"dollar", "dollars"}
     try:

@@ -76,4 +76,7 @@ def as_digits(text: str) -> str:
         return _digits(match, " ".join(w for w in words if w != "and"))
 
     text = _ENGLISH_RUN.sub(english, text)
-    return _CHINESE_RUN.sub(lambda m: _digits(m, m.group()), text)
+    # A lone 一 is a word more often than a number: 一共, 一半, 一些.
+    return _CHINESE_RUN.sub(
+        lambda m: m.group() if m.group() == "一" else _digits(m, m.group()), text
+    )

@@ -142,3 +142,61 @@ async def test_a_plain_answer_a_verifier_recomputes_is_verified(graph, make_cont
     ctx = make_context(solver("model", "12 apples"), check, symbolic=False)
     state = await run_pipeline(graph, ctx, SolveState(problem_text=APPLES))
     assert state.verification_status == "verified"
+
+
+HALF = "Tom had 24 apples. He ate half of them. How many apples does he have now?"
+TWICE = "Amy has 6 pens. Bob has twice as many pens. How many pens does Bob have?"
+KIDS = "Each of 3 kids has 4 cookies. How many cookies are there in total?"
+CARDS = "Tom has 3 packs of 4 cards. How many cards does he have?"
+BOX = "Each box holds 6 apples. Tom has 2 boxes. How many apples does Tom have?"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        # the fifth round: the problem's words lent to a guess, and what no value is
+        (HALF, "half of 24 apples"),
+        (HALF, "12 half"),
+        (HALF, "He has half, 12 apples."),
+        (TWICE, "twice 6 pens"),
+        (TWICE, "12 pens twice"),
+        ("一箱苹果有24个，吃了一半，还剩多少个？", "还剩一半"),
+        ("一箱苹果有24个，吃了一半，还剩多少个？", "一半12个"),
+        (APPLES_ZH, "又12个"),
+        (APPLES_ZH, "小明又买了12个"),
+        (APPLES_ZH, "12个苹果，5个苹果"),
+        (APPLES_ZH, "12盒"),
+        (APPLES_ZH, "12斤"),
+        (KIDS, "4 cookies each"),
+        (KIDS, "total 12 each"),
+        (CARDS, "12 each"),
+        (CARDS, "12x cards"),
+        (CARDS, "12 cards%"),
+        (CARDS, "12² cards"),
+        (CARDS, "12 Tom cards"),
+        (CARDS, "1/0"),
+        (CARDS, r"\frac{1}{0}"),
+        (CARDS, "1200%"),
+        (BOX, "12 apples in each box"),
+        (BOX, "12 boxes"),
+        (BOX, "Tom holds 12 boxes"),
+    ],
+)
+def test_words_of_the_problem_outside_its_question_are_not_plain(problem: str, answer: str) -> None:
+    assert not plainly_one_value(answer, problem)
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        (APPLES, "Tom has 12 apples."),
+        ("一箱苹果有24个，吃了一半，还剩多少个？", "还剩12个"),
+        ("How long does it take to drive 180 km at 60 km/h?", "It takes 3 hours."),
+        ("Each bus holds 40 students. How many buses do 200 students need?", "They need 5 buses."),
+        ("How many buses are needed at least?", "At least 5 buses are needed."),
+        ("What percent of the students passed?", "85%"),
+        ("How much does each cost?", "$4.50"),
+    ],
+)
+def test_plain_sentences(problem: str, answer: str) -> None:
+    assert plainly_one_value(answer, problem)

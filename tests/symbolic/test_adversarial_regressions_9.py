@@ -52,7 +52,7 @@ def test_units_that_cannot_be_told_apart_are_not_agreement(
         ("1200", "1200 g", FLOUR),
         ("12", "12 m²", AREA),
         ("12 apples", "12", "Tom has 5 apples and buys 7 more. How many apples?"),
-        ("3 km", "3", "Sam walked 3 km. How far did he walk?"),
+        ("3 km", "3", "Sam walked 3 km. How many km did he walk?"),
     ],
 )
 def test_the_same_quantity_agrees(verifier: str, solver: str, problem: str) -> None:
@@ -131,3 +131,17 @@ def test_sums_of_money_are_compared_as_sums(
     a: str, b: str, problem: str, same: bool | None
 ) -> None:
     assert answers_equivalent(a, b, problem) is same
+
+
+@pytest.mark.parametrize(
+    ("solver", "problem"),
+    [
+        # the fifth round: an honest verifier's bare "12" agreed with another count
+        ("12 weeks", "Sara saves $4 a week for 3 weeks. How much money does she save?"),
+        ("12 boxes", "Each box holds 6 apples. Tom has 2 boxes. How many apples does Tom have?"),
+        ("12 pens", "A pen costs $3. How much do 4 pens cost?"),
+        ("3 km", "Sam walked 3 km. How far did he walk?"),  # the question names no unit
+    ],
+)
+def test_a_word_the_question_does_not_count_is_no_agreement(solver: str, problem: str) -> None:
+    assert answers_equivalent(solver.split()[0], solver, problem) is None
