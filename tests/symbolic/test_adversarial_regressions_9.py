@@ -145,3 +145,18 @@ def test_sums_of_money_are_compared_as_sums(
 )
 def test_a_word_the_question_does_not_count_is_no_agreement(solver: str, problem: str) -> None:
     assert answers_equivalent(solver.split()[0], solver, problem) is None
+
+
+@pytest.mark.parametrize(
+    ("verifier", "solver", "problem"),
+    [
+        # the fifth round: a plain sentence never agreed with an honest verifier's bare value
+        ("12", "He has 12 apples in total.", "Tom has 5 apples and buys 7 more. How many apples?"),
+        ("12", "Tom has 12 apples.", "Tom has 5 apples and buys 7 more. How many apples?"),
+        ("12", "答：现在一共有12个苹果。", "小明有5个苹果，又买了7个，现在一共有多少个苹果？"),
+        ("3", "It takes 3 hours.", "A car drives 180 km at 60 km/h. How many hours does it take?"),
+    ],
+)
+def test_a_plain_sentence_is_read_as_its_value(verifier: str, solver: str, problem: str) -> None:
+    assert answers_equivalent(verifier, solver, problem) is True
+    assert answers_equivalent("13", solver, problem) is False
