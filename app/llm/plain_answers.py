@@ -29,20 +29,35 @@ from app.llm.hedges import (
     readable,
 )
 from app.symbolic.number_words import as_digits
-from app.symbolic.units import UNITS, split_unit, units_in
+from app.symbolic.units import UNITS, same_unit, split_unit, units_in
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Words that only phrase an answer around its value.
-_FILLERS = _words(
-    """
-    the a an answer answers final result is are was were so he she they it we i you has have
-    had get gets got there in total all altogether now left remaining of them then will
-    """
-)
+# Words that only introduce an answer ("The answer is 12."); any other word must be the
+# question's own: "He has 12 apples left" states something the question did not ask.
+_FILLERS = _words("the a an answer answers final result is so")
+# One verb in two forms: "How many apples does he have?" is answered "He has 12 apples."
+_LEMMAS = {
+    "has": "have",
+    "had": "have",
+    "does": "do",
+    "did": "do",
+    "is": "be",
+    "are": "be",
+    "was": "be",
+    "were": "be",
+    "gets": "get",
+    "got": "get",
+    "takes": "take",
+    "took": "take",
+    "needs": "need",
+    "costs": "cost",
+    "makes": "make",
+    "made": "make",
+}
 # Words that change a value, whoever uses them (the problem may: "at least 10 years old").
 _MODIFIERS = _words(
     """
@@ -59,7 +74,7 @@ _MODIFIERS = _words(
 )
 _CURRENCY_WORDS = _words("dollar dollars cent cents yuan jiao fen usd rmb")
 # Chinese: characters that only phrase an answer, and measure words.
-_CHINESE_FILLERS = frozenset("答案是为有共一现在需要他她它们这那就得到用了个")
+_CHINESE_FILLERS = frozenset("答案是为个")
 # Characters that change a value even inside a problem's words: 多 (more), 余, 几, 约, 近 …
 _CHINESE_MODIFIERS = frozenset(
     "多余几约近至少上下左右或不可能应该概估起码将接超过以内外来吧似乎差最半倍双打成折各每又再还"
@@ -85,7 +100,13 @@ _SEVERAL_ASKED = re.compile(
 )
 _QUESTIONS = re.compile(r"[?？]")
 _PERCENT = re.compile(r"%|percent|百分", re.IGNORECASE)
-_FIRST_NUMBER = re.compile(r"\d")
+_CURRENCY = re.compile(r"\b(?:dollars?|cents?|yuan|jiao|fen|usd|rmb)\b", re.IGNORECASE)
+_CURRENCY_SIGN = re.compile(r"[$¥￥€£¢元角]")
+_MONEY_ASKED = re.compile(
+    r"\bhow\s+much\b|\b(?:cost|price|spend|spent|pay|paid|earn|save|money|dollars?|cents?)\b"
+    r"|钱|元|角",
+    re.IGNORECASE,
+)
 _NUMBERS = re.compile(r"\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?")  # "12,5个": two, unlike hedges' reading
 _MAX_NAMING_WORDS = 4
 _ZERO_DENOMINATOR = re.compile(r"/\s*0+(?![\d.])|\\[dt]?frac\s*\{?\s*[^{}]*\}?\s*\{?\s*0+\s*\}")
@@ -114,7 +135,8 @@ def plainly_one_value(answer: str, problem: str) -> bool:
     if _compound(text) or _REMAINDER.fullmatch(text):
         return True  # "1 hour 30 minutes", "2米50厘米": one quantity; "7 R 2", "7余2"
     number, unit = split_unit(text)
-    text = number if unit is not None else text  # "60 km/h", "12 m²"
+    if unit is not None and _measures(unit, units_in(problem)):
+        text = number  # "60 km/h", "12 m²" where the problem measures so; not "8 m" for apples
     several = (
         may_have_several_answers(problem)
         or _SEVERAL_ASKED.search(_question(problem)) is not None
@@ -136,9 +158,8 @@ def plainly_one_value(answer: str, problem: str) -> bool:
         return naming and all(w.lower() in _words_of(problem) - _MODIFIERS for w in words)
     if len(numbers) != 1 and not (several and numbers):
         return False
-    first = _FIRST_NUMBER.search(text)
-    before = _WORD.findall(text[: first.start()]) if first is not None else []
-    return _english_words_plain(words, before, problem, asked) and _chinese_plain(text, asked)
+    sum_written = _CURRENCY_SIGN.search(answer) is not None or _CURRENCY.search(text) is not None
+    return _english_words_plain(words, sum_written, problem, asked) and _chinese_plain(text, asked)
 
 
 def _mathematics(text: str, problem: str, several: bool) -> bool:
@@ -174,23 +195,37 @@ def _words_of(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
 
 
-def _english_words_plain(words: list[str], before: list[str], problem: str, asked: str) -> bool:
-    """Every word phrases the answer, names what the question asks (its own words), a unit
-    of the problem's or a currency; before the number, also a name from the problem ("Tom
-    has 12 apples."). Other words of the problem change a value too often ("12 boxes" for
-    apples, "half", "each")."""
-    known = _words_of(asked) | (units_in(problem) & _words_of(problem))
-    names = {w for w in _WORD.findall(problem) if w[0].isupper()} - {w.title() for w in _MODIFIERS}
+def _english_words_plain(words: list[str], sum_written: bool, problem: str, asked: str) -> bool:
+    """Every word introduces the answer or is the question's own ("Tom has 12 apples." for
+    "How many apples does Tom have?"), a unit the problem uses, or a currency where money is
+    asked. The rest of the problem lends none: "12 boxes" for apples, "half", "each", "He has
+    12 apples left" for how many he ate, "12 cents" for a count."""
+    known = {_LEMMAS.get(w, w) for w in _words_of(asked)} | _problem_units(problem)
+    if _MONEY_ASKED.search(asked):
+        # A sum: "$12", "12 dollars", not "12 pens" for "How much do 4 pens cost?"
+        if not sum_written:
+            return False
+        known |= _CURRENCY_WORDS
     for word in words:
-        lower = word.lower()
-        if lower in _FILLERS or lower in _CURRENCY_WORDS or lower in known:
+        if word.lower() in _FILLERS:
+            continue
+        lower = _LEMMAS.get(word.lower(), word.lower())
+        if lower in known:
             continue
         if lower.rstrip("s") in known or lower + "s" in known:  # "apples" for "an apple"
             continue
-        if word in names and word in before:
-            continue
         return False
     return True
+
+
+def _measures(unit: str, units: frozenset[str]) -> bool:
+    """Is `unit` one the problem measures in, or made of them ("km/h" from km and hours)?"""
+    return all(any(same_unit(part, u) for u in units) for part in unit.split("/"))
+
+
+def _problem_units(problem: str) -> set[str]:
+    """The spellings of the units the problem measures in."""
+    return {u.lower() for u in units_in(problem)}
 
 
 def _chinese_plain(text: str, asked: str) -> bool:

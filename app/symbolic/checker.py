@@ -795,7 +795,7 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     The same reader as the checker: a currency sign, and a trailing unit the problem itself
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
-    a, b = _core(as_digits(a)), _core(as_digits(b))  # "twelve", 十二: the digits they spell
+    a, b = as_digits(a), as_digits(b)  # "twelve", 十二: the digits they spell
     # A word after a number is read only as what the question asks ("12 apples" for "How many
     # apples …"): "12 boxes" or "12 weeks" is another count, however the problem uses the word.
     units = _units(problem, _counted(problem)) if problem else frozenset()
@@ -948,6 +948,8 @@ def _same_money(
             number = Fraction(bare.replace(",", "").strip())
         except (ValueError, ZeroDivisionError):
             return None
+        if asked is None and not _MONEY.search(_asked(problem)):
+            return None  # "12 cents" for "How many apples …": no sum is asked
         unit = asked or _money_unit_used(problem, known[1])
         if unit is None:
             return None
@@ -1053,22 +1055,6 @@ _ASKED_NOUNS = re.compile(
     r"|(?:多少|几)([\u4e00-\u9fff]{1,4})",
     re.IGNORECASE,
 )
-
-
-# The words that only phrase an answer around its value: "He has 12 apples in total.",
-# "Tom has 12 apples.", "It takes 3 hours.", "答：现在一共有12个苹果。"
-_LEAD = re.compile(
-    r"^\s*(?:(?:[A-Z][a-z]+|he|she|they|it|there|we|i|you|the|answer|final|result|so|is|are"
-    r"|was|were|has|have|had|will|gets?|got|needs?|takes?|took|costs?)\s+)+(?=[$\d])"
-    r"|^\s*(?:答\s*[:：]?)?[现在一共总有是为需要他她它们]+(?=\d)",
-)
-_TAIL = re.compile(r"\s+(?:in\s+total|altogether|in\s+all|now|left)\s*(?=[.。]?\s*$)|[.。]\s*$")
-
-
-def _core(answer: str) -> str:
-    """The answer without the words that only phrase it; as it is where none are."""
-    core = _TAIL.sub("", _TAIL.sub("", _LEAD.sub("", answer)))
-    return core.strip() or answer
 
 
 _HOW_MUCH = re.compile(r"\bhow\s+much\b|多少钱", re.IGNORECASE)

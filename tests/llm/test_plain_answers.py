@@ -99,7 +99,6 @@ def test_the_problem_does_not_lend_its_words_to_a_guess(problem: str, answer: st
         (APPLES, "He has 12 apples now."),
         (APPLES, "The answer is 12."),
         (APPLES, "x = 12"),
-        (APPLES, "There are 12 apples in total."),
         (APPLES, "twelve"),
         (APPLES_ZH, "12个"),
         (APPLES_ZH, "答：现在一共有12个苹果。"),
@@ -189,10 +188,10 @@ def test_words_of_the_problem_outside_its_question_are_not_plain(problem: str, a
 @pytest.mark.parametrize(
     ("problem", "answer"),
     [
-        (APPLES, "Tom has 12 apples."),
+        ("Tom has 5 apples and buys 7 more. How many apples does Tom have now?", "Tom has 12."),
         ("一箱苹果有24个，吃了一半，还剩多少个？", "还剩12个"),
-        ("How long does it take to drive 180 km at 60 km/h?", "It takes 3 hours."),
-        ("Each bus holds 40 students. How many buses do 200 students need?", "They need 5 buses."),
+        ("How many hours does it take to drive 180 km at 60 km/h?", "It takes 3 hours."),
+        ("Each bus holds 40 students. How many buses do 200 students need?", "5 buses"),
         ("How many buses are needed at least?", "At least 5 buses are needed."),
         ("What percent of the students passed?", "85%"),
         ("How much does each cost?", "$4.50"),
@@ -200,3 +199,29 @@ def test_words_of_the_problem_outside_its_question_are_not_plain(problem: str, a
 )
 def test_plain_sentences(problem: str, answer: str) -> None:
     assert plainly_one_value(answer, problem)
+
+
+TWENTY = "Tom had 20 apples. After eating some, he had 8 apples left. How many apples did he eat?"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        # the sixth round: a sentence lent the number to another claim, which an honest
+        # verifier's bare value then "agreed" with; a unit or currency no one asked for
+        (TWENTY, "He has 12 apples left."),
+        (TWENTY, "Tom has 12 apples."),
+        (TWENTY, "He has 12 apples in total."),
+        (TWENTY, "12 cents"),
+        (TWENTY, "8 m"),
+        (TWENTY, "12 kg"),
+        ("小红有12个苹果，小明有5个苹果，小红比小明多几个苹果？", "一共7个苹果"),
+        (APPLES_ZH, "小明有12个苹果"),
+        ("Each pen costs $3. How much do 4 pens cost?", "12 pens"),
+        ("Each pen costs $3. How much do 4 pens cost?", "12 kg"),
+        # true, but beyond what the question asks: left to a proof (a cost)
+        (APPLES, "There are 12 apples in total."),
+    ],
+)
+def test_claims_beyond_the_question_are_not_plain(problem: str, answer: str) -> None:
+    assert not plainly_one_value(answer, problem)

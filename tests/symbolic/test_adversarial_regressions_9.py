@@ -147,16 +147,14 @@ def test_a_word_the_question_does_not_count_is_no_agreement(solver: str, problem
     assert answers_equivalent(solver.split()[0], solver, problem) is None
 
 
+TWENTY = "Tom had 20 apples. After eating some, he had 8 apples left. How many apples did he eat?"
+
+
 @pytest.mark.parametrize(
-    ("verifier", "solver", "problem"),
-    [
-        # the fifth round: a plain sentence never agreed with an honest verifier's bare value
-        ("12", "He has 12 apples in total.", "Tom has 5 apples and buys 7 more. How many apples?"),
-        ("12", "Tom has 12 apples.", "Tom has 5 apples and buys 7 more. How many apples?"),
-        ("12", "答：现在一共有12个苹果。", "小明有5个苹果，又买了7个，现在一共有多少个苹果？"),
-        ("3", "It takes 3 hours.", "A car drives 180 km at 60 km/h. How many hours does it take?"),
-    ],
+    "solver",
+    # the sixth round: read as its number, a sentence "agreed" with an honest verifier's bare
+    # 12 while it claimed something else; and "12 cents" is no count of apples
+    ["He has 12 apples left.", "Tom has 12 apples.", "He has 12 apples in total.", "12 cents"],
 )
-def test_a_plain_sentence_is_read_as_its_value(verifier: str, solver: str, problem: str) -> None:
-    assert answers_equivalent(verifier, solver, problem) is True
-    assert answers_equivalent("13", solver, problem) is False
+def test_a_sentence_or_a_sum_is_not_read_as_a_count(solver: str) -> None:
+    assert answers_equivalent("12", solver, TWENTY) is None
