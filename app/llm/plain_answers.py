@@ -19,6 +19,7 @@ even where the problem says them), brackets, a second value — may still be sho
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from app.llm.hedges import (
     different,
@@ -57,6 +58,31 @@ _LEMMAS = {
     "costs": "cost",
     "makes": "make",
     "made": "make",
+    "ate": "eat",
+    "gave": "give",
+    "bought": "buy",
+    "sold": "sell",
+    "spent": "spend",
+    "paid": "pay",
+    "ran": "run",
+    "wrote": "write",
+    "drove": "drive",
+    "rode": "ride",
+    "flew": "fly",
+    "grew": "grow",
+    "saw": "see",
+    "won": "win",
+    "lost": "lose",
+    "caught": "catch",
+    "built": "build",
+    "kept": "keep",
+    "sent": "send",
+    "brought": "bring",
+    "found": "find",
+    "threw": "throw",
+    "drank": "drink",
+    "swam": "swim",
+    "sang": "sing",
 }
 # Words that change a value, whoever uses them (the problem may: "at least 10 years old").
 _MODIFIERS = _words(
@@ -124,6 +150,7 @@ _THOUSANDS = re.compile(r"(?<=\d) (?=\d{3}\b)")  # 12 000
 _PART = re.compile(r"(\s*\d+(?:\.\d+)?\s*([A-Za-z]+|[\u4e00-\u9fff]+)\s*,?)")
 
 
+@lru_cache(maxsize=1024)  # the judge asks of one answer several times a scan
 def plainly_one_value(answer: str, problem: str) -> bool:
     """True when `answer` plainly states one value (or the several values the problem asks
     for) in words that cannot change it: what a model's word may verify."""
@@ -213,6 +240,8 @@ def _english_words_plain(words: list[str], sum_written: bool, problem: str, aske
         if lower in known:
             continue
         if lower.rstrip("s") in known or lower + "s" in known:  # "apples" for "an apple"
+            continue
+        if lower.endswith("ed") and {lower[:-1], lower[:-2]} & known:  # "baked" for "bake"
             continue
         return False
     return True

@@ -37,6 +37,7 @@ from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, 
 from app.symbolic.solver import read_and_solve
 from app.symbolic.stated import refutes
 from app.symbolic.units import (
+    UNITS,
     asked_unit,
     convert,
     in_unit,
@@ -798,7 +799,9 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     a, b = as_digits(a), as_digits(b)  # "twelve", 十二: the digits they spell
     # A word after a number is read only as what the question asks ("12 apples" for "How many
     # apples …"): "12 boxes" or "12 weeks" is another count, however the problem uses the word.
-    units = _units(problem, _counted(problem)) if problem else frozenset()
+    counted = _counted(problem) if problem else ""
+    units = _units(problem, counted) if problem else frozenset()
+    a, b = _without_measure_word(a, counted), _without_measure_word(b, counted)
     if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
         return None  # "$43" for "How many marbles …?": a sum of money where none is asked
     if problem is not None:
@@ -1059,6 +1062,18 @@ _ASKED_NOUNS = re.compile(
 
 _HOW_MUCH = re.compile(r"\bhow\s+much\b|多少钱", re.IGNORECASE)
 _COUNT_NOUN = re.compile(r"\d\s*([A-Za-z]{2,}|[\u4e00-\u9fff]{1,4})")
+
+
+_MEASURE_WORD = re.compile(r"(.*\d)\s*([\u4e00-\u9fff])\s*")
+
+
+def _without_measure_word(answer: str, counted: str) -> str:
+    """ "12个" for "多少个苹果": the measure word the question counts in, gone ("12盒" stays)."""
+    match = _MEASURE_WORD.fullmatch(answer)
+    measures = {word[0] for word in counted.split() if "\u4e00" <= word[0] <= "\u9fff"}
+    if match is None or match[2] not in measures or match[2] in UNITS:
+        return answer  # 米 in "500米" is a unit of length, read as one
+    return match[1]
 
 
 def _counted(problem: str) -> str:

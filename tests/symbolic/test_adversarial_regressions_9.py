@@ -35,7 +35,6 @@ def test_another_unit_is_another_answer(verifier: str, solver: str, problem: str
     ("verifier", "solver", "problem"),
     [
         ("30 jiao", "30 yuan", "A pen costs 3 yuan. How many jiao is that?"),  # unlisted units
-        ("56", "56个", "小明有7排苹果，每排8个，一共有多少个？"),
         ("3000", "3 km", "Sam walked 3 km, that is 3000 m. How far did he walk?"),
         ("72", "72 hours", "Natalia sold 48 clips in April and half as many in May. How many?"),
     ],
@@ -158,3 +157,11 @@ TWENTY = "Tom had 20 apples. After eating some, he had 8 apples left. How many a
 )
 def test_a_sentence_or_a_sum_is_not_read_as_a_count(solver: str) -> None:
     assert answers_equivalent("12", solver, TWENTY) is None
+
+
+def test_the_measure_word_the_question_counts_in_goes() -> None:
+    assert answers_equivalent("56", "56个", "小明有7排苹果，每排8个，一共有多少个？") is True
+    apples = "小明有5个苹果，又买了7个，现在一共有多少个苹果？"
+    assert answers_equivalent("12", "12个", apples) is True
+    assert answers_equivalent("13", "12个", apples) is False
+    assert answers_equivalent("12", "12盒", apples) is None  # boxes are not what is counted
