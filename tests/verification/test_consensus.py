@@ -45,8 +45,10 @@ async def test_chinese_answers_group(sandbox) -> None:
     builder = ConsensusBuilder(equivalent=partial(sandbox.equivalent, problem=problem))
     result = await builder.build(problem, nodes("答案是 72", "72", "72", "60"))
     assert result.supporters == [0, 1, 2]
-    # A measure word after the number is not read (strict equivalence): never grouped by guess.
-    assert await sandbox.equivalent("72 个", "72", problem) is None
+    # The measure word the question counts in is read (多少个: 个); another is not: never
+    # grouped by guess.
+    assert await sandbox.equivalent("72 个", "72", problem) is True
+    assert await sandbox.equivalent("72 盒", "72", problem) is None
 
 
 async def test_weighted_majority_uses_fitness(sandbox) -> None:
