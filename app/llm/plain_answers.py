@@ -19,6 +19,7 @@ even where the problem says them), brackets, a second value — may still be sho
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import lru_cache
 
 from app.llm.hedges import (
@@ -30,7 +31,7 @@ from app.llm.hedges import (
     readable,
 )
 from app.symbolic.number_words import as_digits
-from app.symbolic.units import UNITS, same_unit, split_unit, units_in
+from app.symbolic.units import UNITS, in_unit, same_unit, split_unit, units_in
 
 
 def _words(text: str) -> frozenset[str]:
@@ -159,7 +160,7 @@ def plainly_one_value(answer: str, problem: str) -> bool:
     text = readable(answer).strip()
     # Spelled out: "twelve", 十二个; but 一 in 一共 is no number beside a 12.
     text = _THOUSANDS.sub("", text if re.search(r"\d", text) else as_digits(text))
-    if _compound(text) or _REMAINDER.fullmatch(text):
+    if _compound(text, problem) or _REMAINDER.fullmatch(text):
         return True  # "1 hour 30 minutes", "2米50厘米": one quantity; "7 R 2", "7余2"
     number, unit = split_unit(text)
     if unit is not None and _measures(unit, units_in(problem)):
@@ -209,13 +210,17 @@ def _question(problem: str) -> str:
     return (asking or clauses or [""])[-1]
 
 
-def _compound(text: str) -> bool:
-    """ "1 hour 30 minutes", "2 m 50 cm", "2米50厘米": one quantity in two units."""
+def _compound(text: str, problem: str) -> bool:
+    """ "1 hour 30 minutes", "2 m 50 cm", "2米50厘米": one quantity in two units of one kind,
+    which the problem measures in (not "8 m 12 kg", nor "2 hours 30 minutes" for apples)."""
     parts = _PART.findall(text)
     if len(parts) < 2 or "".join(p[0] for p in parts).strip() != text.strip():
         return False
     units = [unit for _, unit in parts]
-    return all(u in UNITS for u in units) and len({UNITS[u] for u in units}) == len(units)
+    if not all(u in UNITS for u in units) or len({UNITS[u] for u in units}) != len(units):
+        return False
+    one_kind = all(in_unit(Fraction(1), u, units[0]) is not None for u in units)
+    return one_kind and _measures(units[0], units_in(problem))
 
 
 def _words_of(text: str) -> set[str]:

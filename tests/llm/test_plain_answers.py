@@ -42,6 +42,8 @@ TWENTY = "Tom had 20 apples. After eating some, he had 8 apples left. How many a
         "12 (assuming none eaten)",
         "8 + 4",
         "1 hour 2 hours",  # one unit twice: two values, not one quantity in two units
+        "8 m 12 kg",  # two kinds of quantity
+        "2 hours 30 minutes",  # a duration, for apples
     ],
 )
 def test_english_wordings_are_not_plain(answer: str) -> None:
