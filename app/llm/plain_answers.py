@@ -127,7 +127,7 @@ _SEVERAL_ASKED = re.compile(
 )
 _QUESTIONS = re.compile(r"[?？]")
 _PERCENT = re.compile(r"%|percent|百分", re.IGNORECASE)
-_CURRENCY = re.compile(r"\b(?:dollars?|cents?|yuan|jiao|fen|usd|rmb)\b", re.IGNORECASE)
+_CURRENCY = re.compile(r"\b(?:" + "|".join(sorted(_CURRENCY_WORDS)) + r")\b", re.IGNORECASE)
 _CURRENCY_SIGN = re.compile(r"[$¥￥€£¢元角]")
 _MONEY_ASKED = re.compile(
     r"\bhow\s+much\b|\b(?:cost|price|spend|spent|pay|paid|earn|save|money|dollars?|cents?)\b"
@@ -165,9 +165,10 @@ def plainly_one_value(answer: str, problem: str) -> bool:
     number, unit = split_unit(text)
     if unit is not None and _measures(unit, units_in(problem)):
         text = number  # "60 km/h", "12 m²" where the problem measures so; not "8 m" for apples
+    asked = _question(problem)
     several = (
         may_have_several_answers(problem)
-        or _SEVERAL_ASKED.search(_question(problem)) is not None
+        or _SEVERAL_ASKED.search(asked) is not None
         or len(_QUESTIONS.findall(problem)) > 1
     )
     values = listed(text)
@@ -180,7 +181,6 @@ def plainly_one_value(answer: str, problem: str) -> bool:
     if "%" in text and not _PERCENT.search(problem):
         return False  # "12%" for a count
     numbers = {n.replace(",", "") for n in _NUMBERS.findall(text)}
-    asked = _question(problem)
     if not numbers and not _CJK.search(text):  # "circle", one of the problem's own words
         naming = len(words) <= _MAX_NAMING_WORDS
         return naming and all(w.lower() in _words_of(problem) - _MODIFIERS for w in words)

@@ -799,13 +799,14 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     a, b = as_digits(a), as_digits(b)  # "twelve", 十二: the digits they spell
     # A word after a number is read only as what the question asks ("12 apples" for "How many
     # apples …"): "12 boxes" or "12 weeks" is another count, however the problem uses the word.
-    counted = _counted(problem) if problem else ""
+    question = _asked(problem) if problem else ""
+    counted = _counted(problem, question) if problem else ""
     units = _units(problem, counted) if problem else frozenset()
     a, b = _without_measure_word(a, counted), _without_measure_word(b, counted)
-    if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(_asked(problem)):
+    if problem is not None and ("$" in a) != ("$" in b) and not _MONEY.search(question):
         return None  # "$43" for "How many marbles …?": a sum of money where none is asked
     if problem is not None:
-        quantity = _same_quantity(a, b, problem)
+        quantity = _same_quantity(a, b, problem, question)
         if quantity is None or isinstance(quantity, bool):
             return quantity
     said_a, said_b = yes_no(a), yes_no(b)
@@ -855,7 +856,7 @@ _UNMEASURED = object()  # neither answer is a measured quantity: read them as va
 _TRAILING_WORD = re.compile(r"\d\s*([^\W\d_]+)\s*[.。]?\s*$")
 
 
-def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
+def _same_quantity(a: str, b: str, problem: str, question: str) -> bool | object | None:
     """Two answers with units: the same quantity? "1200 kg" is not "1200 grams" (a unit the
     problem uses is no longer dropped when the other answer names another); "1.2 kg" is
     "1200 g"; a bare number is in the unit the question asks for ("1200" for "How many
@@ -865,12 +866,12 @@ def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
     `_UNMEASURED` when neither names a unit."""
     money = _money(a), _money(b)
     if money != (None, None):
-        return _same_money(money, (a, b), problem)
+        return _same_money(money, (a, b), problem, question)
     try:
         ma, mb = measured(normalize(a)), measured(normalize(b))
     except ParseError:
         return None
-    asked = asked_unit(_asked(problem))
+    asked = asked_unit(question)
     if ma is not None and mb is not None:
         converted = in_unit(ma[0], ma[1], mb[1])
         if converted is None or converted != mb[0]:
@@ -891,7 +892,6 @@ def _same_quantity(a: str, b: str, problem: str) -> bool | object | None:
     if asked is None:
         # The bare number is in that unit only where the question names it alone among its
         # kind: "72 hours" for clips, "12 weeks" for "How much money …", "3 km … 3000 m" no.
-        question = _asked(problem)
         kindred = [u for u in units_in(question) if in_unit(Fraction(1), u, quantity[1])]
         if not any(same_unit(u, quantity[1]) for u in kindred) or any(
             not same_unit(u, quantity[1]) for u in kindred
@@ -936,13 +936,14 @@ def _same_money(
     sums: tuple[tuple[Fraction, str] | None, tuple[Fraction, str] | None],
     texts: tuple[str, str],
     problem: str,
+    question: str,
 ) -> bool | None:
     """Two sums ("50 cents" and "$0.50" are one), or a sum and a bare number, read in the
     unit the question asks for ("700" for "… in cents?" is not "$700"), else in the only one
     the problem uses; None when that cannot be told, or when a sum is the same but not in
     the unit asked ("50 cents" for "… in dollars?")."""
-    question = _ASKED_MONEY.search(_asked(problem))
-    asked = None if question is None else (question[1] or question[2]).lower()
+    named = _ASKED_MONEY.search(question)
+    asked = None if named is None else (named[1] or named[2]).lower()
     first, second = sums
     if first is None or second is None:
         known, bare = (first, texts[1]) if first is not None else (second, texts[0])
@@ -951,7 +952,7 @@ def _same_money(
             number = Fraction(bare.replace(",", "").strip())
         except (ValueError, ZeroDivisionError):
             return None
-        if asked is None and not _MONEY.search(_asked(problem)):
+        if asked is None and not _MONEY.search(question):
             return None  # "12 cents" for "How many apples …": no sum is asked
         unit = asked or _money_unit_used(problem, known[1])
         if unit is None:
@@ -1076,12 +1077,12 @@ def _without_measure_word(answer: str, counted: str) -> str:
     return match[1]
 
 
-def _counted(problem: str) -> str:
+def _counted(problem: str, question: str) -> str:
     """The words that may follow the number of an answer: what the question counts ("How many
     apples …" where the problem counts apples, boxes and weeks: apples); where it names
     nothing the problem counts ("How many sold?"), whatever the problem counts; after "how
-    much" nothing (an amount: only units and currency follow it)."""
-    question = _asked(problem)
+    much" nothing (an amount: only units and currency follow it). `question`: its last
+    sentence (`_asked`)."""
     if _HOW_MUCH.search(question):
         return ""
     asked = " ".join(" ".join(filter(None, m.groups())) for m in _ASKED_NOUNS.finditer(question))
