@@ -32,15 +32,11 @@ from app.llm.hedges import (
 )
 from app.symbolic.number_words import as_digits
 from app.symbolic.units import UNITS, in_unit, same_unit, split_unit, units_in
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from app.symbolic.vocabulary import word_set
 
 # Words that only introduce an answer ("The answer is 12."); any other word must be the
 # question's own: "He has 12 apples left" states something the question did not ask.
-_FILLERS = _words("the a an answer answers final result is so")
+_FILLERS = word_set("the a an answer answers final result is so")
 # One verb in two forms: "How many apples does he have?" is answered "He has 12 apples."
 _LEMMAS = {
     "has": "have",
@@ -86,7 +82,7 @@ _LEMMAS = {
     "sang": "sing",
 }
 # Words that change a value, whoever uses them (the problem may: "at least 10 years old").
-_MODIFIERS = _words(
+_MODIFIERS = word_set(
     """
     about above after again against almost along among and any approximately around as at
     away before below beneath besides between beyond both but by can could close do does down
@@ -99,7 +95,7 @@ _MODIFIERS = _words(
     twice double triple thrice quarter times dozen dozens score pair pairs first second third
     """
 )
-_CURRENCY_WORDS = _words("dollar dollars cent cents yuan jiao fen usd rmb")
+_CURRENCY_WORDS = word_set("dollar dollars cent cents yuan jiao fen usd rmb")
 # Chinese: characters that only phrase an answer, and measure words.
 _CHINESE_FILLERS = frozenset("答案是为个")
 # Characters that change a value even inside a problem's words: 多 (more), 余, 几, 约, 近 …
@@ -108,7 +104,7 @@ _CHINESE_MODIFIERS = frozenset(
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z]+")
-_LATEX_WORDS = _words(
+_LATEX_WORDS = word_set(
     """
     frac dfrac tfrac sqrt pi cdot times div left right sin cos tan cot sec csc log ln exp circ
     infty cup cap pm mp le ge leq geq neq begin end pmatrix bmatrix matrix mathbf bold mathrm

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """A word list written as whitespace-separated words (ruff keeps the text as written)."""
     return frozenset(text.split())
 
 
 # English words that phrase a task and cannot change the mathematics. "and" is not here: it is
 # allowed only between two equations, conditions or mentions (prose.leftover_is_harmless).
-TASK_WORDS = _words(
+TASK_WORDS = word_set(
     """
     a an answer are assume be calculate carefully compute determine equal equals equation equations
     evaluate exact expression find for given if is let of please result s satisfies satisfy
@@ -26,10 +27,10 @@ TASK_WORDS = _words(
 )
 
 # "How many solutions does x^2 = 4 have?": read only next to a counting question.
-COUNT_WORDS = _words("do does have has there")
+COUNT_WORDS = word_set("do does have has there")
 
 # Words that only phrase arithmetic ("what is 17*23?", "calculate 3/4 + 5/6").
-INSTRUCTION_WORDS = _words(
+INSTRUCTION_WORDS = word_set(
     """
     a an answer calculate carefully compute determine evaluate find is of please result simplify the
     value what whats s work out
