@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from app.ocr.ink import Glyph, Ink
-from app.ocr.structure import Fraction, Node, Piece, Radical, lines, overbar
+from app.ocr.structure import Fraction, Node, Piece, Radical, glyphs_of, lines, overbar
 
 # (crop, white background, RGB) → (text, score)
 Recognize = Callable[[NDArray[np.uint8]], tuple[str, float]]
@@ -196,7 +196,7 @@ class StructuredReader:
         for row in rows:
             if all(isinstance(n, Piece) and n.bar for n in row):
                 raise Unread("a bar stands alone on its line (a fraction's bar?)")
-        for upper, lower in pairwise(rows):
+        for upper, lower in combinations(rows, 2):
             if _too_close(upper, lower, self.ink.char_height):
                 raise Unread("lines too close to be separate lines (stacked notation?)")
         return _lower_x("\n".join(self._sequence(row) for row in rows))
@@ -512,12 +512,13 @@ def _looks_differ(text: str, again: str) -> list[bool] | None:
 
 def _too_close(upper: list[Node], lower: list[Node], char_height: float) -> bool:
     """Two lines of text have a line's gap between them; stacked parts of one formula
-    whose bar was lost have much less, and sit over each other."""
+    whose bar was lost have much less, and sit over each other, or their heights overlap
+    (a "3" over a "4" beside "+ 1 =": three "lines" no line's gap apart)."""
     top = min(n.box.top for n in lower)
     bottom = max(n.box.bottom for n in upper)
     left = max(min(n.box.left for n in upper), min(n.box.left for n in lower))
     right = min(max(n.box.right for n in upper), max(n.box.right for n in lower))
-    return right > left and top - bottom < 0.5 * char_height
+    return top < bottom or (right > left and top - bottom < 0.5 * char_height)
 
 
 def _bars(glyphs: list[Glyph]) -> str:
@@ -684,8 +685,29 @@ def _power_after(
             continue
         if not _raised_after(node, top, bottom):
             break
+        if _level_with_numerator(node, top, bottom):
+            raise Unread("a symbol level with a fraction's numerator, beside it: a short bar?")
         count += 1
     return count
+
+
+# A power ends well above the numerator's foot and is smaller than it (0.36-0.57 of the way
+# up from the bar, measured above); a numerator digit the bar does not reach (a hand's short
+# bar under "12") stands on the numerator's foot at its full size.
+_SAME_FOOT, _SAME_SIZE = 0.15, 0.75
+
+
+def _level_with_numerator(node: Fraction | Radical, top: float, bottom: float) -> bool:
+    """Whether what spans `top`..`bottom` right after a fraction stands where its numerator
+    does, as large: more of the numerator, not a power of the fraction."""
+    if not isinstance(node, Fraction):
+        return False
+    numerator = glyphs_of(node.numerator)
+    if not numerator:
+        return False
+    foot = max(g.bottom for g in numerator)
+    height = foot - min(g.top for g in numerator)
+    return abs(bottom - foot) <= _SAME_FOOT * height and bottom - top >= _SAME_SIZE * height
 
 
 def _sign_of_power(bar: Glyph, power: list[Glyph]) -> bool:

@@ -15,6 +15,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -129,8 +130,34 @@ def needs_layout(ink: Ink, plain_text: str = "") -> bool:
     )
 
 
+# Boxes that share ink across this much of the smaller one's height, their middles this far
+# apart (of the taller one's height), are not one line read in pieces: one is stacked on the
+# other.
+_SHARED_HEIGHT, _MIDDLES_APART = 0.2, 0.2
+
+
+def stacked_boxes(boxes: list[TextBox]) -> bool:
+    """Whether two of the line reader's boxes overlap one above the other: a fraction whose
+    bar was not seen ("3" over "4" beside "+ 1 =" read as the lines "3", "+ 1 =", "4")."""
+    bounds = [
+        (b.corners[:, 0].min(), b.corners[:, 0].max(), b.corners[:, 1].min(), b.corners[:, 1].max())
+        for b in boxes
+    ]
+    for (left, right, top, bottom), (left2, right2, top2, bottom2) in combinations(bounds, 2):
+        low = min(bottom - top, bottom2 - top2)
+        high = max(bottom - top, bottom2 - top2)
+        shared = min(bottom, bottom2) - max(top, top2)
+        apart = abs((top + bottom) - (top2 + bottom2)) / 2
+        side_by_side = min(right, right2) <= max(left, left2)
+        if not side_by_side and shared > _SHARED_HEIGHT * low and apart > _MIDDLES_APART * high:
+            return True
+    return False
+
+
 def plain_gaps(ink: Ink, boxes: list[TextBox]) -> str | None:
     """What the line reader's boxes leave unexplained, or None."""
+    if stacked_boxes(boxes):
+        return "stacked text (a fraction without its bar?) was read as lines"
     tolerance = 0.05 * ink.char_height  # a box holds its characters with a margin
     members: list[list[Glyph]] = [[] for _ in boxes]
     for glyph in ink.glyphs:
@@ -175,6 +202,27 @@ def second_look(ink: Ink, plain_text: str, recognize: Recognize) -> str | None:
     return None
 
 
+CUT_AT_EDGE = "a symbol runs off the edge of the photo: part of the problem may be cut off"
+_LONGEST_SYMBOL = 3.0  # character heights: longer ink at the edge is the page's, not a symbol
+
+
+def cut_at_edge(image: NDArray[np.uint8]) -> bool:
+    """Whether a character-sized piece of ink touches the photo's edge: the frame may cut a
+    digit ("3586" read as "358"; a sliver of a "5" read as "!"), so the reading may not be
+    all of it. Read as photographed (straightening moves the edges)."""
+    ink = find_ink(image, straighten=False)
+    if ink is None:
+        return False
+    height, width = ink.gray.shape
+    longest = _LONGEST_SYMBOL * ink.char_height
+    return any(
+        (g.left <= 0 or g.top <= 0 or g.right >= width or g.bottom >= height)
+        and max(g.width, g.height) <= longest
+        for g in ink.glyphs
+        if not ink.is_speck(g)
+    )
+
+
 def read_page(
     image: NDArray[np.uint8], plain_text: str, boxes: list[TextBox], recognize: Recognize
 ) -> PageReading:
@@ -183,6 +231,8 @@ def read_page(
     if ink is None:
         unread = "the photo is not dark print on light paper; its reading cannot be checked"
         return PageReading(plain_text, False, unread if plain_text else None)
+    if cut_at_edge(image):
+        return PageReading(plain_text, False, CUT_AT_EDGE)
     words = leading_words(plain_text)
     if words is not None:
         split = split_words(ink, words, recognize)
