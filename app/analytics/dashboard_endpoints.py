@@ -76,9 +76,10 @@ def _refusal(status: int, message: str, retry_after: float | None = None) -> HTM
 @router.get("/dashboard", response_class=HTMLResponse)
 async def dashboard(request: Request, services: ServicesDep, session: SessionDep) -> Response:
     # A `?token=` is not looked at: a token in a URL ends up in logs (links use the fragment).
-    if services.settings.auth.required:
+    # An open server's page spans one anonymous tenant until keys are made.
+    if services.settings.auth.required or await services.authenticator.keys_exist():
         cookie = request.cookies.get(COOKIE)
-        allowed = cookie is not None and dashboard_tokens.verify(await _secret(services), cookie)
+        allowed = cookie is not None and await _session_open(services, cookie)
         if not allowed and not await _bearer_sees_every_tenant(request, services):
             # A credential that failed counts like the API's (a bare visit does not).
             sent = cookie is not None or "authorization" in request.headers
@@ -130,8 +131,20 @@ async def login(
         # Checked first, counted after: a valid key is never refused for its address.
         return await _failed(request, services) or _refusal(401, "That key is not a platform key.")
     ttl_s = services.settings.api.dashboard_link_ttl_s
-    token = dashboard_tokens.sign(await _secret(services), ttl_s)
+    token = dashboard_tokens.sign(await _secret(services), ttl_s, key_id=principal.key_id)
     return _opened(request, services, token)
+
+
+async def _session_open(services: Resources, cookie: str) -> bool:
+    """A valid, unexpired session cookie, whose platform key (when it names one) is still
+    active: revoking the key ends its sessions within the key cache's time, as its requests."""
+    session = dashboard_tokens.read(await _secret(services), cookie)
+    if session is None:
+        return False
+    if session.key_id is None:
+        return True
+    key = await services.authenticator.active_key(session.key_id)
+    return key is not None and key.sees_every_tenant
 
 
 def _opened(request: Request, services: Resources, token: str) -> Response:

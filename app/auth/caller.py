@@ -240,8 +240,17 @@ def acting_user(caller: Principal, requested: str | None) -> str | None:
 async def get_analyst(caller: Caller, services: ServicesDep) -> Principal:
     if caller.is_student_token:
         raise Forbidden("a student token cannot read analytics")
-    if caller.is_analyst or (caller is ANONYMOUS and not services.settings.auth.required):
+    if caller.is_analyst:
         return caller
+    if caller is ANONYMOUS and not services.settings.auth.required:
+        # An open server is one anonymous tenant's until keys are made: then it holds keyed
+        # tenants' data, which its anonymous callers must not read.
+        if not await services.authenticator.keys_exist():
+            return caller
+        raise Forbidden(
+            "this server has API keys: analytics need a key with the analyst role"
+            " (and SOLVEVERIFY_AUTH_REQUIRED=true keeps every caller keyed)"
+        )
     raise Forbidden("analytics need an API key with the analyst role")
 
 

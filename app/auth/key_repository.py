@@ -25,6 +25,12 @@ class ApiKeyRepository:
             select(ApiKey).where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
         )
 
+    async def any_active(self) -> bool:
+        found = await self.session.scalar(
+            select(ApiKey.id).where(ApiKey.revoked_at.is_(None)).limit(1)
+        )
+        return found is not None
+
     async def revoke(self, key_id: str) -> bool:
         revoked = await rows_changed(
             self.session,

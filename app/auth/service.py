@@ -96,6 +96,8 @@ class KeyAuthenticator:
         # are not (revoked or unknown), each for cache_s, as keys themselves.
         self.minting_keys: ExpiringLru[Principal] = ExpiringLru(max_cached, cache_s)
         self.inactive_keys: ExpiringLru[bool] = ExpiringLru(max_cached_unknown, cache_s)
+        # Whether the server has any active key (an open server is then no longer one tenant's).
+        self._keys_exist: ExpiringLru[bool] = ExpiringLru(1, cache_s)
         self.lookups = 0  # database round trips, for tests and metrics
         self._token_secret = token_secret.encode() if token_secret else None
         self._token_secret_lock = asyncio.Lock()
@@ -138,6 +140,7 @@ class KeyAuthenticator:
     def forget(self) -> None:
         self.valid.clear()
         self.unknown.clear()
+        self._keys_exist.clear()
         self.minting_keys.clear()
         self.inactive_keys.clear()
 
@@ -174,14 +177,25 @@ class KeyAuthenticator:
             return TokenRefusal.invalid
         if student_tokens.expired(claims):
             return TokenRefusal.expired
-        minter = await self._active_key(claims.key_id)
+        minter = await self.active_key(claims.key_id)
         if minter is None or minter.tenant != claims.tenant:
             return TokenRefusal.invalid
         return Principal(
             tenant=claims.tenant, role="student", key_id=claims.key_id, user_id=claims.user_id
         )
 
-    async def _active_key(self, key_id: str) -> Principal | None:
+    async def keys_exist(self) -> bool:
+        """Whether any API key is active (cached for cache_s, as keys are)."""
+        cached = self._keys_exist.get("any")
+        if cached is not None:
+            return cached
+        async with reading(self.sessionmaker) as session:
+            found = await ApiKeyRepository(session).any_active()
+        self._keys_exist.put("any", found)
+        return found
+
+    async def active_key(self, key_id: str) -> Principal | None:
+        """The active key `key_id` (a token's minter, a dashboard session's platform key)."""
         cached = self.minting_keys.get(key_id)
         if cached is not None:
             return cached

@@ -208,3 +208,75 @@ def test_a_link_opens_the_dashboard_in_a_real_browser(tmp_path: Path) -> None:
     log = next(tmp_path.glob("server-*.log")).read_text()
     token = link.split("#token=")[1]
     assert "POST /dashboard/session" in log and token not in log
+
+
+async def test_revoking_the_platform_key_ends_its_sessions(secured: FastAPI) -> None:
+    """A session opened with a platform key names it: once the key is revoked (and the key
+    cache has let go of it) the cookie opens nothing, as the key's own requests."""
+    platform = await make_key(secured, "platform")
+    services: Resources = secured.state.services
+    async with browser(secured) as http:
+        login = await http.post(
+            "/dashboard/login", data={"api_key": platform}, headers={"Origin": "http://test"}
+        )
+        assert login.status_code == 303
+        token = session_cookie(login).split("solveverify_dashboard=")[1].split(";")[0]
+        session = dashboard_tokens.read(SECRET, token)
+        assert session is not None and session.key_id == platform.split("_")[1]
+        assert (await http.get("/dashboard")).status_code == 200
+        async with services.sessionmaker() as db:
+            assert await ApiKeyRepository(db).revoke(session.key_id)
+            await db.commit()
+        services.authenticator.forget()  # what the key cache does within key_cache_s
+        assert (await http.get("/dashboard")).status_code == 401
+        # An operator's link names no key: it lives until it expires.
+        link = dashboard_tokens.sign(SECRET, 60)
+        opened = await http.post(
+            "/dashboard/session", data={"token": link}, headers={"Origin": "http://test"}
+        )
+        assert opened.status_code == 303
+        assert (await http.get("/dashboard")).status_code == 200
+
+
+def test_a_session_token_cannot_be_moved_to_another_key() -> None:
+    token = dashboard_tokens.sign(SECRET, 60, key_id="0123456789ab")
+    expires, key_id, signature = token.split(".")
+    assert key_id == "0123456789ab"
+    assert dashboard_tokens.read(SECRET, f"{expires}.ba9876543210.{signature}") is None
+    assert dashboard_tokens.read(SECRET, f"{expires}.{signature}") is None
+    assert dashboard_tokens.read(SECRET, f"{expires}.NOT-A-KEY-ID.{signature}") is None
+
+
+@pytest.fixture
+async def open_server(tmp_path: Path) -> AsyncIterator[FastAPI]:
+    settings = settings_for(f"sqlite+aiosqlite:///{tmp_path / 'open.db'}").model_copy(
+        update={
+            "auth": AuthSettings(required=False, rate_limit_per_minute=0),
+            "api": ApiSettings(dashboard_secret=SecretStr(SECRET)),
+            "retrieval": RetrievalSettings(load_on_start=False),
+        }
+    )
+    application = create_app(settings)
+    async with LifespanManager(application, startup_timeout=120, shutdown_timeout=60):
+        yield application
+
+
+async def test_an_open_server_with_keys_shows_no_tenant_to_anonymous_callers(
+    open_server: FastAPI,
+) -> None:
+    """Open (no auth required), one anonymous tenant: its callers read the analytics and the
+    dashboard. Once keys are made the server holds keyed tenants' data, which they must not."""
+    async with browser(open_server) as http:
+        assert (await http.get("/v1/analytics/trend")).status_code == 200
+        assert (await http.get("/dashboard")).status_code == 200
+        analyst = await make_key(open_server, "analyst")
+        open_server.state.services.authenticator.forget()
+        for path in ("/v1/analytics/trend", "/v1/analytics/trend?tenant=acme"):
+            refused = await http.get(path)
+            assert refused.status_code == 403, (path, refused.text)
+            assert "analyst" in refused.text
+        assert (await http.get("/dashboard")).status_code == 401
+        keyed = await http.get(
+            "/v1/analytics/trend", headers={"Authorization": f"Bearer {analyst}"}
+        )
+        assert keyed.status_code == 200
