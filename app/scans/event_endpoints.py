@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -38,6 +39,7 @@ from app.api.errors import ApiError
 from app.api.openapi_docs import errors
 from app.api.params import ScanId
 from app.auth.caller import StreamCaller
+from app.db.errors import is_try_later
 from app.db.repositories.outbox import OutboxRepository
 from app.errors import NotFound
 from app.resources import Resources
@@ -45,6 +47,7 @@ from app.scans.event_repository import ScanEventRepository
 from app.scans.event_schemas import EVENT_SCHEMAS
 from app.scans.repository import ScanRepository, SolutionState
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/scans", tags=["scans"])
 FINAL_KINDS = ("done", "failed")
 # Sequence numbers are a 32-bit INTEGER column: a larger Last-Event-ID is past every event.
@@ -211,6 +214,33 @@ async def stream_scan_events(
     )
 
 
+Poll = tuple[list[tuple[int, str, Any]], list[SolutionState], bool, int | None]
+
+
+async def _poll(
+    services: Resources, scan_id: uuid.UUID, last: int, final_seq: int | None
+) -> Poll | None:
+    """One look at the database: the events after `last`, the scan's solutions, whether a
+    follow-up job about them is owed (once the final event is known), and the final event's
+    id when the stream resumed after it; None when the scan was erased."""
+    async with services.sessionmaker() as session:
+        repo = ScanEventRepository(session)
+        events = [(e.seq, e.kind, e.data) for e in await repo.after(scan_id, last)]
+        resumed_final = None
+        if final_seq is None and not events:
+            resumed_final = await repo.final_seq(scan_id, FINAL_KINDS)
+        scans = ScanRepository(session)
+        if not events and not await scans.scan_exists(scan_id):
+            return None
+        solutions = await scans.solution_states(scan_id)
+        final_known = final_seq is not None or resumed_final is not None
+        owed = final_known and await OutboxRepository(session).owes_jobs_about(
+            [str(solution.id) for solution in solutions]
+        )
+        await session.rollback()
+    return events, solutions, owed, resumed_final
+
+
 async def _events(
     services: Resources, request: Request, scan_id: uuid.UUID, after: int
 ) -> AsyncIterator[str]:
@@ -221,22 +251,25 @@ async def _events(
     last_sent = opened = time.monotonic()
     poll_s = api.events_poll_s
     while not await request.is_disconnected():
-        async with services.sessionmaker() as session:
-            repo = ScanEventRepository(session)
-            events = [(e.seq, e.kind, e.data) for e in await repo.after(scan_id, last)]
-            if final_seq is None and not events:  # resumed after the final event
-                final_seq = await repo.final_seq(scan_id, FINAL_KINDS)
-                quiet_since = time.monotonic() if final_seq is not None else None
-            scans = ScanRepository(session)
-            # Erased while the stream was open: nothing more will come (a reconnect gets 404).
-            erased = not events and not await scans.scan_exists(scan_id)
-            solutions = await scans.solution_states(scan_id)
-            owed = final_seq is not None and await OutboxRepository(session).owes_jobs_about(
-                [str(solution.id) for solution in solutions]
-            )
-            await session.rollback()
-        if erased:
+        try:
+            poll = await _poll(services, scan_id, last, final_seq)
+        except Exception as exc:
+            # The response has started: no 503 can be sent now. End the stream with the SSE
+            # reconnection delay; the client comes back with Last-Event-ID and misses nothing
+            # (the events are in the database), or gets the 503 + Retry-After while it is away.
+            if is_try_later(exc):
+                log.warning(
+                    "event stream of scan %s ended: database unavailable (%s)", scan_id, exc
+                )
+            else:
+                log.exception("event stream of scan %s ended by an error", scan_id)
+            yield f"retry: {1000 * max(1, round(api.events_poll_max_s))}\n\n"
             return
+        if poll is None:  # erased while the stream was open (a reconnect gets 404)
+            return
+        events, solutions, owed, resumed_final = poll
+        if final_seq is None and resumed_final is not None:  # resumed after the final event
+            final_seq, quiet_since = resumed_final, time.monotonic()
         chunks: list[str] = []
         for seq, kind, data in events:
             chunks.append(sse(seq, kind, data))

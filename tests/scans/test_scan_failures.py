@@ -11,6 +11,7 @@ import json
 from dataclasses import replace
 
 import httpx
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from app.resources import Resources
 from app.scans.event_repository import ScanInputRepository
@@ -69,3 +70,36 @@ async def test_erasing_a_scan_ends_its_open_stream(live: httpx.AsyncClient, with
     ended = await asyncio.wait_for(stream, 5)
     assert ended.status_code == 200
     assert (await live.get(f"{location}/events")).status_code == 404
+
+
+async def test_a_stream_whose_database_goes_away_ends_with_a_reconnect_delay(
+    live: httpx.AsyncClient, services: Resources, with_clients, monkeypatch
+) -> None:
+    """The response has started, so no 503 can be sent: the stream ends cleanly with the SSE
+    `retry:` delay (it was cut mid-body by an unhandled error), and a reconnect with
+    Last-Event-ID resumes once the database is back."""
+    with_clients(solver("slow", "42", delay_s=30), symbolic=False)
+    response = await live.post(
+        "/v1/scans",
+        json={"text": "A farmer has 6 rows of 7 trees. How many trees?"},
+        headers={"Prefer": "respond-async"},
+    )
+    assert response.status_code == 202, response.text
+    location = response.headers["location"]
+    stream = asyncio.create_task(live.get(f"{location}/events"))
+    await asyncio.sleep(0.5)  # open, polling
+    assert not stream.done(), (await stream).text
+    # Nothing listens on port 1: every poll's connection is refused, as by a stopped server.
+    away = create_async_engine("postgresql+asyncpg://postgres@127.0.0.1:1/gone")
+    present = services.sessionmaker
+    monkeypatch.setattr(services, "sessionmaker", async_sessionmaker(away))
+    ended = await asyncio.wait_for(stream, 10)
+    await away.dispose()
+    assert ended.status_code == 200
+    assert ended.text.rstrip().splitlines()[-1].startswith("retry: ")
+    monkeypatch.setattr(services, "sessionmaker", present)  # the database is back
+    resumed = asyncio.create_task(live.get(f"{location}/events"))
+    await asyncio.sleep(0.5)
+    assert not resumed.done(), (await resumed).text  # polling again
+    assert (await live.delete(location)).status_code == 204
+    assert (await asyncio.wait_for(resumed, 5)).status_code == 200
