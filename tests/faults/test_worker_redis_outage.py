@@ -5,14 +5,21 @@ outbox until they complete. Real processes: `serve`, `worker`, redis-server."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from arq import create_pool
+from arq.connections import RedisSettings
+from arq.worker import Worker, func
 
+from app.worker.runner import run_until_stopped
 from tests.fixtures.processes import RedisServer, serve, start_worker, stop
 
 pytestmark = pytest.mark.redis
@@ -169,3 +176,54 @@ def test_follow_up_jobs_lost_with_redis_are_delivered_again(
     finally:
         stop(worker)
         stop(server)
+
+
+async def test_jobs_cut_off_by_the_outage_do_not_slow_the_recovered_worker(
+    tmp_path: Path, redis: RedisServer
+) -> None:
+    """Jobs whose result could not be written while Redis was down fail in arq's bookkeeping;
+    arq's poll loop re-raised each one's error, one per restart, so a recovered Redis was
+    served a batch of jobs per restart while the backoff grew (a tester's 15 s outage under
+    load took 278 s to clear). They are dropped with the outage: fresh jobs run at once."""
+    settings = RedisSettings.from_dsn(redis.url)
+    fresh: list[int] = []
+    all_fresh_done = asyncio.Event()
+
+    async def job(ctx: dict[str, Any], n: int) -> None:
+        if n < 100:  # running when Redis dies: its result cannot be written
+            await asyncio.sleep(1.5)
+            return
+        fresh.append(n)
+        if len(fresh) == 200:
+            all_fresh_done.set()
+
+    worker = Worker(
+        functions=[func(job, name="job")],
+        redis_settings=settings,
+        poll_delay=0.05,
+        max_jobs=20,
+        handle_signals=False,
+    )
+    client = await create_pool(settings)
+    for n in range(20):
+        await client.enqueue_job("job", n)
+    await client.aclose()
+    runner = asyncio.create_task(
+        run_until_stopped(worker, retry_max_s=30, first_delay_s=4, stable_s=1)
+    )
+    try:
+        await asyncio.sleep(0.7)
+        redis.kill()
+        await asyncio.sleep(2.5)  # the running jobs end meanwhile, their results unwritten
+        redis.start()
+        client = await create_pool(settings)
+        for n in range(100, 300):
+            await client.enqueue_job("job", n)
+        await client.aclose()
+        # Before: a restart for each cut-off job (after 4 s, then 8 s, ...), 20 jobs each.
+        await asyncio.wait_for(all_fresh_done.wait(), timeout=6)
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+            await worker.close()  # cancels the last jobs' bookkeeping
