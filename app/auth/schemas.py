@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.scans.schemas import USER_ID_MAX_CHARS
+from app.scans.schemas import USER_ID_MAX_CHARS, USER_ID_PATTERN
 from app.schemas.common import UtcDateTime
 
 
@@ -17,7 +17,7 @@ class TokenCreate(BaseModel):
     user_id: str = Field(
         min_length=1,
         max_length=USER_ID_MAX_CHARS,
-        pattern=r"^[A-Za-z0-9._:@-]+$",
+        pattern=USER_ID_PATTERN,
         description="The end user the token acts for (the app backend's opaque id, as in "
         "`user_id` of scans): the token reaches that user's scans and checks only.",
         examples=["user_8c1f2a"],

@@ -29,6 +29,8 @@ from app.errors import DomainError
 from app.idempotency.repository import IdempotencyRepository
 from app.settings import Settings
 
+# A key is 1-255 printable ASCII characters: no control byte, nothing that is not text.
+IDEMPOTENCY_KEY_PATTERN = r"^[\x20-\x7e]+$"
 log = logging.getLogger(__name__)
 POLL_S = 0.1
 

@@ -27,7 +27,14 @@ from app.resources import Resources
 from app.scans.input import MULTIPART_SCHEMA, read_scan_request
 from app.scans.jobs import finish_handed_over
 from app.scans.repository import ScanRepository
-from app.scans.schemas import ScanAccepted, ScanOut, ScanPage, SolutionResponse
+from app.scans.schemas import (
+    USER_ID_MAX_CHARS,
+    USER_ID_PATTERN,
+    ScanAccepted,
+    ScanOut,
+    ScanPage,
+    SolutionResponse,
+)
 from app.scans.service import (
     DeadlineExceeded,
     ScanRequest,
@@ -88,7 +95,9 @@ async def create_scan(
         Header(
             min_length=1,
             max_length=255,
-            description="Replays the first response for the same key and body (24 h).",
+            pattern=idempotency.IDEMPOTENCY_KEY_PATTERN,
+            description="Replays the first response for the same key and body (24 h): 1-255 "
+            "printable ASCII characters (a UUID, say).",
             examples=["c0a8f3e2-5b1d-4f6a-9e8d-7c6b5a4f3e2d"],
         ),
     ] = None,
@@ -206,7 +215,12 @@ async def list_scans(
     caller: Caller,
     user_id: Annotated[
         str | None,
-        Query(max_length=128, description="Only this end user's scans.", examples=["user_8c1f2a"]),
+        Query(
+            max_length=USER_ID_MAX_CHARS,
+            pattern=USER_ID_PATTERN,
+            description="Only this end user's scans.",
+            examples=["user_8c1f2a"],
+        ),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100, description="Page size.", examples=[20])] = 20,
     cursor: Annotated[

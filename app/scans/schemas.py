@@ -24,6 +24,7 @@ from app.schemas.common import (
 # The default limit, for schemas and docs; requests are checked against the settings' value.
 MAX_TEXT_CHARS = DEFAULT_MAX_TEXT_CHARS
 USER_ID_MAX_CHARS = 128
+USER_ID_PATTERN = r"^[A-Za-z0-9._:@-]+$"  # an opaque id: no spaces, no controls, no unicode
 
 _SUBJECT = Field(
     default=None,
@@ -40,7 +41,7 @@ _USER_ID = Field(
     default=None,
     min_length=1,
     max_length=USER_ID_MAX_CHARS,
-    pattern=r"^[A-Za-z0-9._:@-]+$",
+    pattern=USER_ID_PATTERN,
     description="Opaque end-user id chosen by the app's backend; history is listed by it.",
     examples=["user_8c1f2a"],
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -279,3 +280,26 @@ async def test_a_client_that_disconnects_mid_body_is_not_an_error(
     assert "client disconnected" in caplog.text
     assert "Traceback" not in caplog.text
     assert not any(m.get("status") == 500 for m in sent)
+
+
+@pytest.mark.parametrize("key", [b"key\x01", b"\xff\xfe", b"caf\xc3\xa9"])
+async def test_an_idempotency_key_is_printable_ascii(client: httpx.AsyncClient, key: bytes) -> None:
+    """A control byte or non-ASCII in the key was accepted (201) and stored as the key."""
+    response = await client.post(
+        "/v1/scans", json={"text": "1 + 2 = ?"}, headers=[(b"Idempotency-Key", key)]
+    )
+    assert response.status_code == 422, response.text
+    fresh = {"Idempotency-Key": f"a key {uuid.uuid4()}"}
+    assert (
+        await client.post("/v1/scans", json={"text": "1 + 2 = ?"}, headers=fresh)
+    ).status_code == 201
+
+
+@pytest.mark.parametrize("user_id", ["%ff", "a%20b", "%00"])
+async def test_the_listing_user_id_has_the_body_s_rules(
+    client: httpx.AsyncClient, user_id: str
+) -> None:
+    """The body's user_id is an opaque id; the listing's took any text (200, empty)."""
+    response = await client.get(f"/v1/scans?user_id={user_id}")
+    assert response.status_code == 422, response.text
+    assert (await client.get("/v1/scans?user_id=user_8c1f2a")).status_code == 200
