@@ -223,6 +223,40 @@ def cut_at_edge(image: NDArray[np.uint8]) -> bool:
     )
 
 
+_STRUCK = 1.5  # character heights: no symbol has a straight stroke this long that is not upright
+_LEVEL_DEG, _UPRIGHT_DEG = 20.0, 60.0
+_EDGE = 0.2  # of the piece's height: a level stroke this near its top or bottom is an edge
+_ACROSS = 0.7  # of the piece's width: a stroke through it spans most of it
+
+
+def struck_through(ink: Ink) -> bool:
+    """Whether a piece of ink holds a long straight stroke drawn through it: a slanted one,
+    or a level one inside it, not along its top or bottom. A line drawn through symbols joins
+    them into one piece ("2x + ~~5~~ + 3" was read whole, the strike unseen); a radical's or a
+    long division's bar runs along the top of its piece, and minus signs, fraction bars and
+    '=' are pieces of their own."""
+    longest = _STRUCK * ink.char_height
+    for glyph in ink.glyphs:
+        # Symbols joined by a stroke across them: wider than tall, and than a long stroke.
+        if ink.is_speck(glyph) or ink.is_bar(glyph) or glyph.width < max(longest, glyph.height):
+            continue
+        box = ink.labels[glyph.top : glyph.bottom, glyph.left : glyph.right]
+        mask = np.where(box == glyph.label, 255, 0).astype(np.uint8)
+        found = cv2.HoughLinesP(
+            mask, 1, np.pi / 180, int(0.8 * ink.char_height), minLineLength=longest, maxLineGap=2
+        )
+        for x1, y1, x2, y2 in [] if found is None else found.reshape(-1, 4):
+            if abs(x2 - x1) < _ACROSS * glyph.width:
+                continue  # a stroke of one symbol, not one across the piece
+            slope = abs(math.degrees(math.atan2(float(y2 - y1), float(x2 - x1)))) % 180
+            slope = min(slope, 180 - slope)
+            middle = (y1 + y2) / 2
+            inside = _EDGE * glyph.height <= middle <= (1 - _EDGE) * glyph.height
+            if (slope < _LEVEL_DEG and inside) or _LEVEL_DEG <= slope < _UPRIGHT_DEG:
+                return True
+    return False
+
+
 def read_page(
     image: NDArray[np.uint8], plain_text: str, boxes: list[TextBox], recognize: Recognize
 ) -> PageReading:
@@ -233,6 +267,8 @@ def read_page(
         return PageReading(plain_text, False, unread if plain_text else None)
     if cut_at_edge(image):
         return PageReading(plain_text, False, CUT_AT_EDGE)
+    if struck_through(ink):
+        return PageReading(plain_text, False, "a line is drawn through symbols (crossed out?)")
     words = leading_words(plain_text)
     if words is not None:
         split = split_words(ink, words, recognize)

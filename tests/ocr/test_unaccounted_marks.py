@@ -3,7 +3,8 @@ them then verified as proofs of the wrong problem: a numerator longer than its h
 ("12" over a bar under the "1", read as `((1)/(3))^(2)`), a number the frame cuts ("3586"
 cropped through the 8, read as 358; a sliver of a 5 read as "!"), a fraction drawn without a
 bar or with one too faint to see (read as the lines "3", "+ 1 =", "4"), and a photo turned
-15° (read as "-4=16" over "5x"). Each is a reading that does not account for every mark: the
+15° (read as "-4=16" over "5x"), a term crossed out with one stroke (read whole, the stroke
+unseen). Each is a reading that does not account for every mark: the
 reader abstains. Photos drawn the right way are still read (the last cases)."""
 
 from __future__ import annotations
@@ -72,6 +73,16 @@ def _line(text: str) -> Draw:
     return lambda d, font: d.text((60, 120), text, font=font, fill=0)
 
 
+def _struck(start: tuple[int, int], end: tuple[int, int]) -> Draw:
+    """ "2x + 5 + 3 = 11" with a stroke through "+ 5" (a student crossing a term out)."""
+
+    def draw(d: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont) -> None:
+        d.text((60, 120), "2x + 5 + 3 = 11", font=font, fill=0)
+        d.line([start, end], fill=0, width=3)
+
+    return draw
+
+
 ABSTAINS = [
     ("12 over a short bar over 3", _photo(_short_bar("12", "3"))),
     ("24 over a short bar over 6", _photo(_short_bar("24", "6"))),
@@ -82,6 +93,8 @@ ABSTAINS = [
     ("3 over 4 with no bar", _photo(_stacked(None))),
     ("3 over 4 with a bar too faint to see", _photo(_stacked(235))),
     ("a line turned 15 degrees", _photo(_line("5x - 4 = 16"), turn=15)),
+    ("+ 5 struck through level", _photo(_struck((145, 150), (225, 150)))),
+    ("+ 5 struck through slanted", _photo(_struck((150, 125), (230, 175)))),
 ]
 
 
