@@ -224,6 +224,7 @@ class StructuredReader:
                 tokens.append(Token(self._run(run, line, after=run_after)))
                 run = []
             after = previous if isinstance(previous, Fraction | Radical) else None
+            beside = previous
             previous = node
             if isinstance(node, Fraction):
                 if self._raised_fraction(node, line, after):
@@ -232,6 +233,19 @@ class StructuredReader:
                     inner = self._fraction(node, "")
                     tokens.append(Token(f"^({inner.text.strip()})"))
                 else:
+                    number_before = bool(tokens) and tokens[-1].text.rstrip()[-1:].isdigit()
+                    if (
+                        number_before
+                        and isinstance(beside, Piece)
+                        and not beside.bar
+                        and beside.box.height >= 0.5 * self.ink.char_height
+                        and beside.box.bottom <= node.bar.top
+                    ):
+                        # "12" over a bar under its 2 read as the mixed number 1 2/3: a whole
+                        # number straddles the bar; this one stands all above it.
+                        raise Unread(
+                            "a symbol beside a fraction stands above its bar: a short bar?"
+                        )
                     tokens.append(self._fraction(node, tokens[-1].text if tokens else ""))
             elif isinstance(node, Radical):
                 body = self._sequence(node.body)
@@ -551,6 +565,11 @@ def _is_stroke(column: list[Glyph], char_height: float, labels: NDArray[np.int32
     return float(widths.max()) <= 1.8 * float(np.median(widths)) + 1
 
 
+# A decimal point sits close to the digit after it (0.2 character heights or less in print);
+# a full stop before a space is 0.6 away ("3. 2x": a problem's number).
+_SPACE = 0.4
+
+
 def _marks(
     text: str, columns: list[list[Glyph]], char_height: float, labels: NDArray[np.int32]
 ) -> str:
@@ -580,6 +599,11 @@ def _marks(
             height = float(np.mean([g.height for g in neighbours]))
             level = (bottom - col[0].centre_y) / max(height, 1.0)
             if level <= 0.2:
+                following = columns[index + 1] if index + 1 < len(columns) else None
+                gap = min(g.left for g in following) - col[0].right if following else 0
+                if gap > _SPACE * char_height:
+                    # "3. 2x + 3 = 11": a problem's number, read as the decimal 3.2x.
+                    raise Unread("a full stop with a space after it was read into a number")
                 char = "."
             elif 0.3 <= level <= 0.65:
                 char = "*"

@@ -4,8 +4,9 @@ them then verified as proofs of the wrong problem: a numerator longer than its h
 cropped through the 8, read as 358; a sliver of a 5 read as "!"), a fraction drawn without a
 bar or with one too faint to see (read as the lines "3", "+ 1 =", "4"), and a photo turned
 15° (read as "-4=16" over "5x"), a term crossed out with one stroke (read whole, the stroke
-unseen). Each is a reading that does not account for every mark: the
-reader abstains. Photos drawn the right way are still read (the last cases)."""
+unseen), "12" over a bar under its 2 (read as the mixed number 1 2/3), and a problem's number
+("3. 2x + 3 = 11" read as 3.2x + 3 = 11). Each is a reading that does not account for every
+mark: the reader abstains. Photos drawn the right way are still read (the last cases)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,19 @@ def _struck(start: tuple[int, int], end: tuple[int, int]) -> Draw:
     return draw
 
 
+def _bar_under_the_right(numerator: str, denominator: str) -> Draw:
+    """The bar under the last digit only, the denominator under the first: "12" over "3"."""
+
+    def draw(d: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont) -> None:
+        width = d.textlength(numerator, font=font)
+        d.text((100, 80), numerator, font=font, fill=0)
+        d.line([(100 + width / 2, 145), (104 + width, 145)], fill=0, width=4)
+        d.text((100, 152), denominator, font=font, fill=0)
+        d.text((140 + width, 120), "+ 1 =", font=font, fill=0)
+
+    return draw
+
+
 ABSTAINS = [
     ("12 over a short bar over 3", _photo(_short_bar("12", "3"))),
     ("24 over a short bar over 6", _photo(_short_bar("24", "6"))),
@@ -95,6 +109,9 @@ ABSTAINS = [
     ("a line turned 15 degrees", _photo(_line("5x - 4 = 16"), turn=15)),
     ("+ 5 struck through level", _photo(_struck((145, 150), (225, 150)))),
     ("+ 5 struck through slanted", _photo(_struck((150, 125), (230, 175)))),
+    ("12 over a bar under its 2 (not 1 2/3)", _photo(_bar_under_the_right("12", "3"))),
+    ("a problem's number: 3. 2x + 3 = 11", _photo(_line("3. 2x + 3 = 11"))),
+    ("a problem's number: 2. 4 + 6 =", _photo(_line("2. 4 + 6 ="))),
 ]
 
 
@@ -108,6 +125,7 @@ def test_a_mark_the_reading_does_not_account_for_is_not_read(
 
 READ = [
     ("x + 12 = 35, all of it", _photo(_line("x + 12 = 35")), "x + 12 = 35"),
+    ("a decimal: 3.2x + 3 = 11", _photo(_line("3.2x + 3 = 11")), "3.2x + 3 = 11"),
     ("a line turned 8 degrees", _photo(_line("2x + 3 = 11"), turn=8), "2x + 3 = 11"),
 ]
 
