@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
@@ -27,7 +28,7 @@ from app.calibration import endpoints as calibration_routes
 from app.checks import endpoints as check_routes
 from app.llm.base import ModelClient
 from app.logs import configure_logging
-from app.process import freeze_startup_heap
+from app.process import SUPERVISOR_ENV, freeze_startup_heap, stop_when_orphaned
 from app.resources import Resources, keep_fresh, open_resources
 from app.scans import endpoints as scan_routes
 from app.scans import event_endpoints as event_routes
@@ -80,6 +81,8 @@ def create_app(
                     sweep_stuck_scans(services.sessionmaker, services.queue, settings.worker)
                 ),
             ]
+            if supervisor := os.environ.get(SUPERVISOR_ENV):
+                background.append(asyncio.create_task(stop_when_orphaned(int(supervisor))))
             yield
             for task in background:
                 task.cancel()

@@ -6,11 +6,17 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
+import signal
 import sys
 
 from app.settings import Settings
 
 SCHEMA_NOT_AT_HEAD = 3  # the exit status when the database is not at the migration head
+# Set by `serve` for its worker processes: the pid of the uvicorn supervisor that started them.
+SUPERVISOR_ENV = "SOLVEVERIFY_SUPERVISOR_PID"
+ORPHAN_CHECK_S = 1.0
+log = logging.getLogger(__name__)
 
 
 def exit_unless_at_head(settings: Settings) -> None:
@@ -42,3 +48,14 @@ def freeze_startup_heap() -> None:
     CPU per scan under load (`solveverify bench perf`)."""
     gc.collect()
     gc.freeze()
+
+
+async def stop_when_orphaned(supervisor: int, check_s: float = ORPHAN_CHECK_S) -> None:
+    """A server worker process whose supervisor died (kill -9 of `serve`) stops itself, as on
+    SIGTERM: orphans kept answering on the port, and a new `serve` failed to bind it."""
+    orphaned = os.getppid() != supervisor
+    while not orphaned:  # nothing signals a parent's death: look now and then
+        await asyncio.sleep(check_s)
+        orphaned = os.getppid() != supervisor
+    log.warning("the server's supervisor (pid %d) is gone: this process stops", supervisor)
+    os.kill(os.getpid(), signal.SIGTERM)

@@ -25,7 +25,7 @@ from uvicorn.config import LOGGING_CONFIG
 from app.api.http_layer import uvicorn_limits
 from app.db.capabilities import capabilities
 from app.logs import configure_logging, uvicorn_log_config
-from app.process import exit_unless_at_head
+from app.process import SUPERVISOR_ENV, exit_unless_at_head
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> None:
                 "per process (set SOLVEVERIFY_REDIS_URL to share them)",
                 workers,
             )
+    if workers > 1:
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())  # the workers stop if it is killed
     log_config = uvicorn_log_config(settings.log_level, settings.log_format)
     with shared_metrics(workers):
         uvicorn.run(
