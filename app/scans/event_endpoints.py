@@ -214,6 +214,11 @@ async def stream_scan_events(
     )
 
 
+def _reconnect(after_s: float) -> str:
+    """The SSE reconnection delay, sent as a stream ends before the scan is settled."""
+    return f"retry: {1000 * max(1, round(after_s))}\n\n"
+
+
 Poll = tuple[list[tuple[int, str, Any]], list[SolutionState], bool, int | None]
 
 
@@ -263,7 +268,7 @@ async def _events(
                 )
             else:
                 log.exception("event stream of scan %s ended by an error", scan_id)
-            yield f"retry: {1000 * max(1, round(api.events_poll_max_s))}\n\n"
+            yield _reconnect(api.events_poll_max_s)
             return
         if poll is None:  # erased while the stream was open (a reconnect gets 404)
             return
@@ -301,7 +306,8 @@ async def _events(
                 yield sse(None, "settled", _settled(solutions[0]))
             return
         if time.monotonic() - opened > api.events_max_lifetime_s:
-            return  # the client reconnects with Last-Event-ID and misses nothing
+            yield _reconnect(api.events_poll_max_s)  # with Last-Event-ID: it misses nothing
+            return
         # Quick while events arrive; backing off while nothing changes (idle listeners).
         poll_s = api.events_poll_s if chunks else min(poll_s * 2, api.events_poll_max_s)
         await asyncio.sleep(poll_s)

@@ -120,8 +120,9 @@ async def test_event_streams_are_capped_and_end_after_their_lifetime(
             started = time.monotonic()
             async with http.stream("GET", url) as stream:
                 assert stream.status_code == 200
-                async for _ in stream.aiter_bytes():
-                    pass
+                body = b"".join([chunk async for chunk in stream.aiter_bytes()])
+            # Ended by its lifetime, with the reconnection delay for the EventSource.
+            assert body.rstrip().splitlines()[-1].startswith(b"retry: "), body[-200:]
             return time.monotonic() - started
 
         listeners = [asyncio.create_task(listen()) for _ in range(MAX_STREAMS)]
