@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.errors import is_try_later
 from app.db.models._columns import as_utc, utcnow
 from app.db.transaction import transaction
 from app.errors import DomainError
@@ -137,5 +138,10 @@ async def release(services: IdempotencyStore, tenant: str | None, key: str) -> N
     try:
         async with transaction(services.sessionmaker) as session:
             await IdempotencyRepository(session).release(tenant_scope(tenant), key)
-    except Exception:
-        log.warning("idempotency key not released (it lapses after its claim time)", exc_info=True)
+    except Exception as exc:
+        # The database away (the usual cause) is one line; anything else keeps its stack.
+        log.warning(
+            "idempotency key not released (it lapses after its claim time): %s",
+            type(exc).__name__,
+            exc_info=not is_try_later(exc),
+        )
