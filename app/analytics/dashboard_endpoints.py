@@ -27,7 +27,7 @@ from app.analytics import queries
 from app.analytics.dashboard import page
 from app.api.deps import ServicesDep, SessionDep
 from app.auth import dashboard_tokens
-from app.auth.caller import count_failed_auth
+from app.auth.caller import count_failed_auth, open_to_anonymous
 from app.calibration.endpoints import calibration_of
 from app.resources import Resources
 
@@ -76,8 +76,7 @@ def _refusal(status: int, message: str, retry_after: float | None = None) -> HTM
 @router.get("/dashboard", response_class=HTMLResponse)
 async def dashboard(request: Request, services: ServicesDep, session: SessionDep) -> Response:
     # A `?token=` is not looked at: a token in a URL ends up in logs (links use the fragment).
-    # An open server's page spans one anonymous tenant until keys are made.
-    if services.settings.auth.required or await services.authenticator.keys_exist():
+    if not await open_to_anonymous(services):
         cookie = request.cookies.get(COOKIE)
         allowed = cookie is not None and await _session_open(services, cookie)
         if not allowed and not await _bearer_sees_every_tenant(request, services):

@@ -237,15 +237,21 @@ def acting_user(caller: Principal, requested: str | None) -> str | None:
     return caller.user_id
 
 
+async def open_to_anonymous(services: Resources) -> bool:
+    """Whether callers without a key see every tenant's analytics and the dashboard: an open
+    server is one anonymous tenant's until keys are made; then it holds keyed tenants' data,
+    which its anonymous callers must not read."""
+    auth = services.settings.auth
+    return not auth.required and not await services.authenticator.keys_exist()
+
+
 async def get_analyst(caller: Caller, services: ServicesDep) -> Principal:
     if caller.is_student_token:
         raise Forbidden("a student token cannot read analytics")
     if caller.is_analyst:
         return caller
     if caller is ANONYMOUS and not services.settings.auth.required:
-        # An open server is one anonymous tenant's until keys are made: then it holds keyed
-        # tenants' data, which its anonymous callers must not read.
-        if not await services.authenticator.keys_exist():
+        if await open_to_anonymous(services):
             return caller
         raise Forbidden(
             "this server has API keys: analytics need a key with the analyst role"

@@ -206,13 +206,10 @@ CUT_AT_EDGE = "a symbol runs off the edge of the photo: part of the problem may 
 _LONGEST_SYMBOL = 3.0  # character heights: longer ink at the edge is the page's, not a symbol
 
 
-def cut_at_edge(image: NDArray[np.uint8]) -> bool:
+def cut_at_edge(ink: Ink) -> bool:
     """Whether a character-sized piece of ink touches the photo's edge: the frame may cut a
     digit ("3586" read as "358"; a sliver of a "5" read as "!"), so the reading may not be
-    all of it. Read as photographed (straightening moves the edges)."""
-    ink = find_ink(image, straighten=False)
-    if ink is None:
-        return False
+    all of it. `ink`: the page as photographed (straightening moves the edges)."""
     height, width = ink.gray.shape
     longest = _LONGEST_SYMBOL * ink.char_height
     return any(
@@ -265,7 +262,9 @@ def read_page(
     if ink is None:
         unread = "the photo is not dark print on light paper; its reading cannot be checked"
         return PageReading(plain_text, False, unread if plain_text else None)
-    if cut_at_edge(image):
+    # Not turned, the page's ink is the photograph's own: no second look is needed.
+    unturned = find_ink(image, straighten=False) if ink.angle else ink
+    if unturned is not None and cut_at_edge(unturned):
         return PageReading(plain_text, False, CUT_AT_EDGE)
     if struck_through(ink):
         return PageReading(plain_text, False, "a line is drawn through symbols (crossed out?)")
