@@ -18,7 +18,7 @@ import httpx
 import pytest
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
 from app.api.deps import get_session
 from app.db.admin import create_database, drop_database
@@ -244,3 +244,14 @@ def with_clients(services: Resources, monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setattr(jobs, "pipeline", replace(jobs.pipeline, registry=registry))
 
     return add
+
+
+@pytest.fixture
+async def database_away() -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Sessions of a database that is not there: nothing listens on port 1, so every
+    connection is refused, as by a stopped server (no mock: asyncpg's own error)."""
+    engine = create_async_engine("postgresql+asyncpg://postgres@127.0.0.1:1/gone")
+    try:
+        yield async_sessionmaker(engine)
+    finally:
+        await engine.dispose()

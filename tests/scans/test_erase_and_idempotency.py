@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 from sqlalchemy import inspect, select, text, update
-from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import IdempotencyKey
 from app.idempotency import service as idempotency
@@ -122,21 +122,19 @@ async def test_a_failed_release_does_not_hide_the_requests_error(
     assert "lapses after its claim time" in caplog.text
 
 
-async def test_a_key_not_released_while_the_database_is_away_logs_one_line(caplog) -> None:
+async def test_a_key_not_released_while_the_database_is_away_logs_one_line(
+    caplog, database_away: async_sessionmaker[AsyncSession]
+) -> None:
     """The release runs after the request failed; with the database away (a real connection
     refused) it logs one warning without a stack (it wrote a full traceback each time)."""
-    away = create_async_engine("postgresql+asyncpg://postgres@127.0.0.1:1/gone")
 
     @dataclass
     class Store:
-        sessionmaker: async_sessionmaker
+        sessionmaker: async_sessionmaker[AsyncSession]
         settings: Settings
 
-    try:
-        with caplog.at_level(logging.WARNING, logger="app.idempotency.service"):
-            await idempotency.release(Store(async_sessionmaker(away), Settings()), "t", "key-1")
-    finally:
-        await away.dispose()
+    with caplog.at_level(logging.WARNING, logger="app.idempotency.service"):
+        await idempotency.release(Store(database_away, Settings()), "t", "key-1")
     [record] = [r for r in caplog.records if "not released" in r.getMessage()]
     assert record.exc_info is None or record.exc_info is False
     assert record.getMessage().endswith(("ConnectionRefusedError", "OSError", "OperationalError"))

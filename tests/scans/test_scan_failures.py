@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 
 import httpx
-from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.resources import Resources
 from app.scans.event_repository import ScanInputRepository
@@ -52,9 +52,11 @@ async def test_unexpected_exception_ends_the_scan_failed(
     assert scan["id"] not in {str(p) for p in pending}
 
 
-async def test_erasing_a_scan_ends_its_open_stream(live: httpx.AsyncClient, with_clients) -> None:
-    """A stream open on a running scan ends when the scan is erased (it kept sending
-    keep-alives until its lifetime ran out); a reconnect is told the scan is gone."""
+async def stream_a_running_scan(
+    live: httpx.AsyncClient, with_clients
+) -> tuple[str, asyncio.Task[httpx.Response]]:
+    """A queued scan whose solver takes 30 s, and a stream open on it: its location and the
+    stream's request, still running."""
     with_clients(solver("slow", "42", delay_s=30), symbolic=False)
     response = await live.post(
         "/v1/scans",
@@ -66,6 +68,13 @@ async def test_erasing_a_scan_ends_its_open_stream(live: httpx.AsyncClient, with
     stream = asyncio.create_task(live.get(f"{location}/events"))
     await asyncio.sleep(0.5)  # the stream is open and the scan running
     assert not stream.done(), (await stream).text  # the slow solver still answers
+    return location, stream
+
+
+async def test_erasing_a_scan_ends_its_open_stream(live: httpx.AsyncClient, with_clients) -> None:
+    """A stream open on a running scan ends when the scan is erased (it kept sending
+    keep-alives until its lifetime ran out); a reconnect is told the scan is gone."""
+    location, stream = await stream_a_running_scan(live, with_clients)
     assert (await live.delete(location)).status_code == 204
     ended = await asyncio.wait_for(stream, 5)
     assert ended.status_code == 200
@@ -73,28 +82,19 @@ async def test_erasing_a_scan_ends_its_open_stream(live: httpx.AsyncClient, with
 
 
 async def test_a_stream_whose_database_goes_away_ends_with_a_reconnect_delay(
-    live: httpx.AsyncClient, services: Resources, with_clients, monkeypatch
+    live: httpx.AsyncClient,
+    services: Resources,
+    with_clients,
+    monkeypatch,
+    database_away: async_sessionmaker[AsyncSession],
 ) -> None:
     """The response has started, so no 503 can be sent: the stream ends cleanly with the SSE
     `retry:` delay (it was cut mid-body by an unhandled error), and a reconnect with
     Last-Event-ID resumes once the database is back."""
-    with_clients(solver("slow", "42", delay_s=30), symbolic=False)
-    response = await live.post(
-        "/v1/scans",
-        json={"text": "A farmer has 6 rows of 7 trees. How many trees?"},
-        headers={"Prefer": "respond-async"},
-    )
-    assert response.status_code == 202, response.text
-    location = response.headers["location"]
-    stream = asyncio.create_task(live.get(f"{location}/events"))
-    await asyncio.sleep(0.5)  # open, polling
-    assert not stream.done(), (await stream).text
-    # Nothing listens on port 1: every poll's connection is refused, as by a stopped server.
-    away = create_async_engine("postgresql+asyncpg://postgres@127.0.0.1:1/gone")
+    location, stream = await stream_a_running_scan(live, with_clients)
     present = services.sessionmaker
-    monkeypatch.setattr(services, "sessionmaker", async_sessionmaker(away))
+    monkeypatch.setattr(services, "sessionmaker", database_away)
     ended = await asyncio.wait_for(stream, 10)
-    await away.dispose()
     assert ended.status_code == 200
     assert ended.text.rstrip().splitlines()[-1].startswith("retry: ")
     monkeypatch.setattr(services, "sessionmaker", present)  # the database is back
