@@ -184,6 +184,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     try:
         if _ANNOTATED.fullmatch(candidate):
             raise ParseError("'56 (7 × 8)': a value and a note, or a product?")
+        if problem.kind == "arithmetic" and problem.undefined:
+            return _check_no_value(candidate, units, expected)
         if problem.kind == "arithmetic":
             assert problem.expression is not None
             exact = evaluate(problem.expression)
@@ -255,6 +257,37 @@ _ANNOTATED = re.compile(r"\s*[-+]?\d[\d,.]*\s+[(（][^()（）]*[)）]\s*")
 _ANOTHER_VALUE = "the answer states a value other than the exact one"
 _UNREAD = "the exact value is known, and the answer could not be read as it"
 _PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:\s*/\s*\d+)?")
+
+
+# "12 ÷ 0 = ?" answered as having no value, the expression restated or not ("12 ÷ 0 is
+# undefined"). "Cannot be determined" is not among them: it says the problem gives too little.
+_NO_VALUE = re.compile(
+    r"(?:[\d\s.()+\-×*]*[÷/][\d\s.()+\-×*÷/]*(?:\bis\b|=|等于)\s*)?"
+    r"(?:(?:it|this|the\s+(?:answer|value|result|quotient))\s+is\s+)?"
+    r"(?:undefined|not\s+defined|(?:has\s+)?no\s+value|does\s*n[o']t\s+exist|dne"
+    r"|无意义|没有意义|不存在)\s*[.!。]?",
+    re.IGNORECASE,
+)
+_INFINITY = re.compile(r"[-+]?\s*(?:∞|infinity|infinite|无穷大?)\s*[.。]?", re.IGNORECASE)
+
+
+def _check_no_value(candidate: str, units: frozenset[str], expected: str | None) -> CheckResult:
+    """The problem divides by zero: saying so is right, a number is wrong (∞ too: no real
+    number, and K12 arithmetic has no other), anything else is not read, conclusively."""
+    text = " ".join(normalize(candidate).split())
+    if _NO_VALUE.fullmatch(text):
+        return CheckResult("approve", "evaluation", "division by zero has no value", expected)
+    if _INFINITY.fullmatch(text):
+        return CheckResult("reject", "evaluation", _NO_VALUE_DETAIL, expected)
+    try:
+        parse_value(clean(candidate), units)
+    except _ERRORS:
+        return CheckResult("abstain", "none", _NO_VALUE_UNREAD, expected, conclusive=True)
+    return CheckResult("reject", "evaluation", _NO_VALUE_DETAIL, expected)
+
+
+_NO_VALUE_DETAIL = "it divides by zero: there is no value"
+_NO_VALUE_UNREAD = "it divides by zero, and the answer could not be read as saying so"
 
 
 def _plain_numbers(text: str) -> set[sp.Rational]:

@@ -22,6 +22,11 @@ MAX_FACTORIAL = 450  # 450! has about 1000 digits
 MAX_PRINTED_DIGITS = 40
 
 
+class UndefinedValue(ParseError):
+    """The expression is read, and it has no value: a division by zero somewhere in it (12 ÷ 0,
+    tan 90°, log 0). Which expression it is stays the reader's to say (both readings)."""
+
+
 def _digits(value: sp.Rational) -> float:
     return max(math.log10(abs(int(value.p)) or 1), math.log10(int(value.q)))
 
@@ -42,7 +47,7 @@ def _check_power(base: sp.Expr, exponent: sp.Expr) -> None:
         raise ParseError("exponent too large")
     if base.is_Rational and exponent.is_Rational:
         if base == 0 and exponent < 0:
-            raise ParseError("division by zero")
+            raise UndefinedValue("division by zero")
         if _digits(base) * abs(float(exponent)) > MAX_RESULT_DIGITS:
             raise ParseError("power too large")
 
@@ -61,8 +66,10 @@ def evaluate(expr: sp.Expr) -> sp.Expr:
         if not (n.is_Integer and 0 <= n <= MAX_FACTORIAL):
             raise ParseError("factorial needs a whole number up to 450")
     result = expr.func(*args)
-    if result is sp.nan or result.has(sp.zoo, sp.oo, -sp.oo, sp.nan):
-        raise ParseError("undefined value (division by zero?)")
+    if result is sp.nan or result.has(sp.zoo, sp.nan):
+        raise UndefinedValue("undefined value (division by zero)")
+    if result.has(sp.oo, -sp.oo):
+        raise ParseError("an infinite value")
     if result.is_Rational and _digits(result) > MAX_RESULT_DIGITS * 2:
         raise ParseError("result too large")
     return result

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from app.symbolic.evaluation import MAX_EXPONENT, evaluate
+from app.symbolic.evaluation import MAX_EXPONENT, UndefinedValue, evaluate
 from app.symbolic.normalize import ParseError, normalize
 
 __all__ = ["ParseError", "evaluate", "normalize", "parse_expression", "tokenize"]
@@ -276,14 +276,33 @@ def _combine(op: str, left: sp.Expr, right: sp.Expr) -> sp.Expr:
     return sp.Pow(left, right, evaluate=False)
 
 
-def parse_expression(text: str) -> sp.Expr:
-    """Parse one expression (no relation), unevaluated; its size is checked by evaluating."""
+def parse_expression(text: str, undefined: bool = False) -> sp.Expr:
+    """Parse one expression (no relation), unevaluated; its size is checked by evaluating.
+    `undefined`: an expression that divides by zero (12 ÷ 0) is returned too."""
     tokens = tokenize(text)
     if not tokens:
         raise ParseError("empty expression")
     expr = _Parser(tokens).parse()
-    evaluate(expr)  # raises ParseError on powers or factorials that are too large
+    try:
+        evaluate(expr)  # raises ParseError on powers or factorials that are too large
+    except UndefinedValue:
+        if not undefined or _unreadable_part(expr):
+            raise
     return expr
+
+
+def _unreadable_part(expr: sp.Expr) -> bool:
+    """Does a part of `expr` fail for another reason than a division by zero? (Evaluation
+    stops at the first one, before it reaches the rest: 1/0 + 9^9^9.)"""
+    for part in expr.args:
+        try:
+            evaluate(part)
+        except UndefinedValue:
+            if _unreadable_part(part):
+                return True
+        except ParseError:
+            return True
+    return False
 
 
 _MIXED_NUMBER = re.compile(

@@ -18,9 +18,15 @@ from functools import lru_cache
 import sympy as sp
 
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
-from app.symbolic.crosscheck import readings_agree
+from app.symbolic.crosscheck import both_undefined, readings_agree
 from app.symbolic.ellipsis import ELLIPSIS
-from app.symbolic.evaluation import evaluate, format_value, is_plain_number, real_throughout
+from app.symbolic.evaluation import (
+    UndefinedValue,
+    evaluate,
+    format_value,
+    is_plain_number,
+    real_throughout,
+)
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.letters import KNOWN_NAME, space_products
 from app.symbolic.normalize import ParseError, ellipsis_decimals, has_exercise_number, normalize
@@ -82,6 +88,8 @@ class MathProblem:
     # "to 3 significant figures" (digits, False); "to a maximum of 12 significant digits"
     # (12, True): trailing zeros dropped. Arithmetic only.
     significant: tuple[int, bool] | None = None
+    # Arithmetic whose expression both readings find divides by zero (12 ÷ 0 = ?): no value.
+    undefined: bool = False
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
@@ -209,12 +217,21 @@ def math_runs(text: str) -> list[tuple[int, int]]:
 # Word problems repeat their numbers ("2", "3", "20": 216 distinct texts in 1,034 parses of
 # 500 GSM8K questions); an expression is immutable, so one reading serves every repeat.
 @lru_cache(maxsize=2048)
-def _parse_checked(text: str) -> sp.Expr:
-    """Both readings of one expression, which must agree."""
-    expr = parse_expression(text)
-    if not readings_agree(text, expr):
+def _parse_checked(text: str, undefined: bool = False) -> sp.Expr:
+    """Both readings of one expression, which must agree. `undefined`: both may find that it
+    divides by zero (12 ÷ 0 = ?: read, with no value; only arithmetic takes it)."""
+    expr = parse_expression(text, undefined=undefined)
+    if not readings_agree(text, expr) and not (undefined and both_undefined(text, expr)):
         raise ParseError(f"two readings of {text!r} disagree")
     return expr
+
+
+def _has_no_value(expr: sp.Expr) -> bool:
+    try:
+        evaluate(expr)
+    except UndefinedValue:
+        return True
+    return False
 
 
 # "Solve for x", "solve for x and y", "… = 10. Find x.", "求 x": a bare letter anywhere else
@@ -327,7 +344,7 @@ def _read(original: str) -> MathProblem | None:
             if asked_before and not question_tail_is_plain(text[end:next_start]):
                 raise ParseError("words after the asked expression may change it")
             kind, length = asked
-            target = Target(kind, _parse_checked(run.rstrip("= ")))
+            target = Target(kind, _parse_checked(run.rstrip("= "), undefined=True))
             consumed.append((start - length, end) if asked_before else (start, end + length))
             continue
         consumed.append((start, end))
@@ -343,7 +360,7 @@ def _read(original: str) -> MathProblem | None:
             if not lhs_text:
                 raise ParseError("an equation without a left side")
             if not rhs_text:  # "3/4 + 5/6 = ?": the expression is the question
-                expressions.append((run, _parse_checked(lhs_text)))
+                expressions.append((run, _parse_checked(lhs_text, undefined=True)))
                 continue
             lhs, rhs = _parse_checked(lhs_text), _parse_checked(rhs_text)
             if not (lhs.free_symbols | rhs.free_symbols):
@@ -355,7 +372,7 @@ def _read(original: str) -> MathProblem | None:
             mentions.update(run.split())
             previous_mention = True
         else:
-            expressions.append((run, _parse_checked(run)))
+            expressions.append((run, _parse_checked(run, undefined=True)))
     leftover = _blank(text, consumed)
     if not leftover_is_harmless(leftover, text, joinable, counting):
         return None
@@ -363,6 +380,11 @@ def _read(original: str) -> MathProblem | None:
     uses_decimals = bool(re.search(r"\d\.\d", text) or "%" in normalize(original))
     if significant is not None and (equations or conditions or mentions or form):
         return None  # significant figures of each root, of a percent…: not read
+    parts = [e for _, e in expressions] + ([target.expression] if target else [])
+    if (equations or conditions or mentions) and any(
+        e is not None and _has_no_value(e) for e in parts
+    ):
+        return None  # "If x = 3, what is x/0?": only plain arithmetic may have no value
     if equations:
         problem = _equation_problem(equations, conditions, target, expressions, text)
         if problem is None or not mentions <= {v.name for v in problem.variables}:
@@ -401,8 +423,12 @@ def _read(original: str) -> MathProblem | None:
     expression = _euler_number(expression)
     if expression.free_symbols or not accepts_arithmetic(leftover, span, text):
         return None
-    if not real_throughout(expression):
-        return None
+    try:
+        if not real_throughout(expression):
+            return None
+        undefined = False
+    except UndefinedValue:
+        undefined = True
     task = ASK_TASK.match(text)
     if task is not None:  # "Simplify 6/8", "化简：6/8": the answer in simplest form (3/4)
         if TASKS[task.group(1).lower()] != "simplify" or form or rounding is not None:
@@ -412,6 +438,8 @@ def _read(original: str) -> MathProblem | None:
         form = "simplest"
         if significant is not None:
             return None
+    if undefined and (form or rounding is not None or significant is not None):
+        return None  # "12 ÷ 0 as a percent": a question about a value there is not
     return MathProblem(
         "arithmetic",
         expression=expression,
@@ -420,6 +448,7 @@ def _read(original: str) -> MathProblem | None:
         rounding=rounding,
         form=form,
         significant=significant,
+        undefined=undefined,
     )
 
 

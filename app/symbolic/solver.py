@@ -32,6 +32,7 @@ from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, 
 __all__ = ["Step", "SymbolicSolution", "format_value", "solve_problem", "solve_text"]
 
 NO_SOLUTION = "no solution"
+UNDEFINED = "undefined"  # 12 ÷ 0
 NO_REAL_SOLUTION = "no real solution"
 ALL_REALS = "all real numbers"
 
@@ -93,6 +94,12 @@ def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
 def _solve_arithmetic(problem: MathProblem) -> SymbolicSolution | None:
     expr = problem.expression
     assert expr is not None
+    if problem.undefined:
+        steps = [
+            Step("Write the expression", to_latex(expr, problem.uses_decimals)),
+            Step("It divides by zero, and division by zero is undefined", r"\text{undefined}"),
+        ]
+        return SymbolicSolution("arithmetic", steps, UNDEFINED)
     value = sp.simplify(evaluate(expr)) if not evaluate(expr).is_Rational else evaluate(expr)
     if not value.is_real or not is_plain_number(value):
         return None  # an echo of sin(30) is no answer
