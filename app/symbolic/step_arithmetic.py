@@ -60,6 +60,13 @@ _CONVERTIBLE_UNITS = """
     tablespoon teaspoon min sec hr mph 元 角 分 米 厘米 千米 克 千克 吨 升 毫升 小时 分钟 秒
     天 年 月 周"""
 CONVERTIBLE_UNITS = frozenset(_CONVERTIBLE_UNITS.split())
+# Money's two denominations: a value in one is no value in the other ($5 × 3 = 15 cents), and
+# between them the factor is the currency's (100, 10, 5 for a nickel), so neither is judged.
+_MAJOR_MONEY = frozenset(["dollar", "buck", "euro", "yuan", "pound", "quid", "元", "块"])
+_MINOR_MONEY = frozenset(
+    ["cent", "penny", "pennie", "pence", "dime", "nickel", "jiao", "fen", "角", "毛", "分钱"]
+)
+_CURRENCY_SIGN = re.compile(r"[$€£¥￥]")
 # Chinese characters that scale or relate a number (三万, 一半, 两倍, 八折, 七成).
 _CJK_VALUE = re.compile(r"[万千百亿半倍折成分角秒时天周月年小之比和差积商]")
 # Units written with those characters, each one unit to units.py (千米, 小时, 分钟, 秒): a
@@ -627,6 +634,7 @@ class Context:
     # Units the problem states quantities in, two or more of one dimension (1 cm on the plan
     # is 2 m, 8 hours a day): it may relate them itself, so a conversion there is not judged.
     related_units: tuple[str, ...] = ()
+    currency_sign: bool = False  # $, €, £, ¥ in the step: a major denomination
 
 
 def _round_number(exact: Fraction, literal: Token) -> bool:
@@ -663,12 +671,20 @@ def _has_decimal(side: _Side) -> bool:
     return any(t.kind == "num" and "." in t.text for t in side.tokens)
 
 
+def _two_denominations(left: _Side, right: _Side, context: Context) -> bool:
+    names = _unit_names(left) | _unit_names(right)
+    major = context.currency_sign or bool(names & _MAJOR_MONEY)
+    return major and bool(names & _MINOR_MONEY)
+
+
 def _judge_pair(
     left: _Side, right: _Side, separator: str, context: Context
 ) -> tuple[Verdict, str] | None:
     """ok / wrong / unchecked for `left = right`; None when a side is not arithmetic."""
     if _measures_multiplied(left) or _measures_multiplied(right):
         return "unchecked", "two measures multiplied (cm × cm): its unit is a square or a cube"
+    if _two_denominations(left, right, context):
+        return "unchecked", "money in two denominations (dollars and cents)"
     converted = _judge_converted(left, right, separator, context)
     if converted is not None:
         return converted
@@ -1151,6 +1167,7 @@ def read_step(step: str, problem: str = "") -> StepReading:
         percent=bool(_PERCENT_WORDS.search(step) or _PERCENT_WORDS.search(problem)),
         scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
         related_units=units_related_by(problem),
+        currency_sign=bool(_CURRENCY_SIGN.search(step)),
         places_asked=_places_asked(step) | _places_asked(problem),
         significant_figures=bool(
             _SIGNIFICANT_FIGURES.search(step) or _SIGNIFICANT_FIGURES.search(problem)

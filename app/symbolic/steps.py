@@ -55,8 +55,41 @@ class StepFinding:
 UNCHECKED = StepFinding("unchecked", None, None, "no calculation the symbolic checks can read")
 
 
+# "(12)(12) = 144", "(2)x = 8", "(2) (3) = 6", "（2）（3）=6": a step's number or a factor? Read
+# both ways; where the two readings disagree, the step is not judged. "(1) 2x + 3 = 11" and
+# "（1）2x+3=11" are numbers.
+_NUMBER_OR_FACTOR = re.compile(
+    r"^([ \t]*)(?:\((\d{1,2})\)(?=[(\w.]|[ \t]+\()|（(\d{1,2})）(?=[ \t]*[(（]))"
+)
+_TWO_READINGS = "a step's number or a factor: its two readings disagree"
+
+
+def _as_factor(step: str) -> str:
+    return _NUMBER_OR_FACTOR.sub(lambda m: f"{m.group(1)}{m.group(2) or m.group(3)} × ", step)
+
+
 def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     """One finding per step, in order."""
+    findings = _check_step_list(problem, steps)
+    factors = [_as_factor(step) for step in steps]
+    if factors == steps:
+        return findings
+    other = _check_step_list(problem, factors)
+    return [
+        _one_of(mine, theirs, factor != step)
+        for mine, theirs, step, factor in zip(findings, other, steps, factors, strict=True)
+    ]
+
+
+def _one_of(mine: StepFinding, theirs: StepFinding, ambiguous: bool) -> StepFinding:
+    """The finding both readings give (in the factor's words where the step was rewritten:
+    "(12)(12) = 145" is 144 ≠ 145, not 12 ≠ 145), else not judged."""
+    if mine.verdict != theirs.verdict:
+        return StepFinding("unchecked", None, None, _TWO_READINGS)
+    return theirs if ambiguous else mine
+
+
+def _check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     try:
         derivation = {**inequality_verdicts(problem, steps), **derivation_verdicts(problem, steps)}
     except _FAILURES:  # the derivation check abstains; the arithmetic still runs

@@ -59,12 +59,15 @@ def after_consensus(
     confirmations: int,
     min_confirmations: int,
     proven_at_response: bool,
+    approved_outside: int = 0,
     rejected_outside: int = 0,
     plain: bool = True,
 ) -> StatusChange | None:
     """`confirmations`: other providers whose answers agree with the returned one;
-    `rejected_outside`: independent verifiers that rejected it (an agreement of solvers never
-    outvotes them: three solvers saying 41 against two verifiers computing 40 verify nothing)."""
+    `approved_outside`, `rejected_outside`: independent verifiers (not on a provider that voted)
+    that approved or rejected it. An agreement of solvers verifies only once validated
+    (`consensus_validated`): three solvers sharing 0 for 9 ÷ 0 while every verifier abstained
+    verified it, and three saying 41 against two verifiers computing 40 verify nothing."""
     if approved is None or method not in ("proof", *AGREEMENT):
         return None
     if not approved:
@@ -80,11 +83,13 @@ def after_consensus(
     if (
         current == "unverified"
         and confirmations >= min_confirmations
-        and not rejected_outside
+        and consensus_validated(method, approvals=approved_outside, rejections=rejected_outside)
         and plain  # agreement is no proof: a wording that is not one plain value stays
     ):
         return StatusChange(
-            "verified", f"{confirmations} other providers agreed independently ({method})"
+            "verified",
+            f"{confirmations} other providers agreed independently ({method}), and a verifier"
+            " outside the vote approved it",
         )
     return None
 

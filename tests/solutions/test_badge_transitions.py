@@ -24,10 +24,26 @@ async def solution_of(services: Resources, solution_id: str):
     return solution
 
 
-async def test_agreement_promotes_an_unverified_answer(services: Resources) -> None:
-    # No verifier at response time: unverified. Two other providers agree independently.
+async def test_agreement_alone_verifies_nothing(services: Resources) -> None:
+    """Three solvers sharing an answer nobody checked (an independent tester: three providers
+    saying 0 for 9 ÷ 0, every verifier abstaining, came out `verified`, confidence 0.0):
+    agreement is validated by a verifier outside the vote, or it verifies nothing."""
     solution_id, ctx = await stored(
         services, solve_only("first", "86"), solve_only("b", "86"), solve_only("c", "86")
+    )
+    assert (await solution_of(services, solution_id)).verification_status == "unverified"
+    outcome = await TASKS["consensus_check"](ctx, solution_id)
+    assert outcome == "approve (exact_match)", outcome
+    solution = await solution_of(services, solution_id)
+    assert solution.verification_status == "unverified" and solution.status_history == []
+
+
+async def test_validated_agreement_promotes_an_unverified_answer(services: Resources) -> None:
+    # An independent verifier approved below the raw bar at response time: unverified. Two
+    # other providers then agree, and the approval outside their vote validates them.
+    judge = verifier("judge", verdict_json(True, 0.7, "86"))
+    solution_id, ctx = await stored(
+        services, solve_only("first", "86"), judge, solve_only("b", "86"), solve_only("c", "86")
     )
     assert (await solution_of(services, solution_id)).verification_status == "unverified"
     outcome = await TASKS["consensus_check"](ctx, solution_id)
@@ -41,6 +57,7 @@ async def test_agreement_promotes_an_unverified_answer(services: Resources) -> N
         "verified",
         [str(row.id)],
     )
+    assert "outside the vote" in change["reason"]
 
 
 async def test_a_credible_rejection_turns_verified_to_caution(services: Resources) -> None:

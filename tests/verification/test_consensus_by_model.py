@@ -1,7 +1,8 @@
 """Consensus reads the one fitted model (issue 25, deliverable 2): its vote joins the answer's
 ledger and the badge follows the model's P over all of it. Consensus labels the outcomes the
-model is fitted on, so the model never learns a weight for its vote: alone it never verifies
-once a model is fitted (the raw rule, two confirmations, stands only before a fit)."""
+model is fitted on, so the model never learns a weight for its vote: alone it never verifies,
+before a fit or after (the raw rule, two confirmations, stands before a fit only when a
+verifier outside the vote approved the answer: tests/solutions/test_badge_transitions.py)."""
 
 from __future__ import annotations
 
@@ -39,12 +40,10 @@ async def consensus(services: Resources, calibrator: Calibrator | None, *clients
     return await solution_of(services, str(solution.id))
 
 
-async def test_agreement_alone_verifies_only_before_a_model_is_fitted(
-    services: Resources,
-) -> None:
+async def test_agreement_alone_never_verifies(services: Resources) -> None:
     agreeing = [solve_only(n, "86") for n in ("first", "b", "c")]
     raw = await consensus(services, None, *agreeing)
-    assert raw.verification_status == "verified"  # two confirmations: the raw rule
+    assert raw.verification_status == "unverified"  # nothing outside the vote approved it
     read = await consensus(services, MODEL, *[solve_only(n, "86") for n in ("first", "b", "c")])
     # The model reads the approval at P 0.98, but never learned what a consensus vote is worth.
     assert read.verification_status == "unverified" and read.status_history == []

@@ -348,6 +348,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             confirmations=len([i for i in result.supporters if i != 0]),
             min_confirmations=verify.consensus_min_confirmations,
             proven_at_response=proven_at_response == "proven",
+            approved_outside=approvals if approved else 0,
             rejected_outside=rejections,
             plain=plainly_one_value(solution.final_answer or "", solution.scan.problem_text),
         )
