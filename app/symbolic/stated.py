@@ -14,7 +14,9 @@ is made, and only where it cannot depend on the words:
   number means ("mod", "base", "round", "nearest", "approximately", "decimal", "2 s.f.",
   "1 d.p.", "%", "≈"), nor
   one that gives the unknown another value afterwards ("becomes", "new", "increase", "let",
-  "换成"), or another unit ("x in km, answer in m"),
+  "换成"), or another unit ("x in km, answer in m"), or another equation ("use 13 instead of
+  11", "where 2x means 2^x"), nor a word right after the last equation ("= 11 squared",
+  "= 2 dozen", "= 12的一半": its right side is another number),
   nor a reading problem.py refuses ("3 x 4 = 2x", "x!=24");
 - the answer assigns one exact value to each unknown (x = 5; not "5", which may answer the
   follow-up, unless the last sentence asks for the unknowns: "What is n?" answered "6", "Find
@@ -49,7 +51,9 @@ _NOT_GIVEN = re.compile(
     # the unknown given another value afterwards: "then x becomes", "the new x"
     r"|new|now|becomes?|became|replac\w*|increas\w*|decreas\w*|let|set|chang\w*|updat\w*"
     # or measured in another unit: "x in km, answer in m"
-    r"|units?|convert\w*)\b"
+    r"|units?|convert\w*"
+    # or another equation: "but use 13 instead of 11", "where 2x means 2 to the power x"
+    r"|instead|rather|swap\w*|in\s+place|means?|meaning|stands?\s+for|represents?|use[sd]?|using)\b"
     r"|\b[a-z]\s+in\s+(?!the\b|this\b|that\b|each\b|terms?\b)[a-z]+"
     r"|[?？≠≈≡<>≤≥%±]|如果|若|假如|假设|是否|吗|不|错|对|正确|近似|约|保留|取整|精确|进制|模|余|检验|验证"
     r"|换|改|变成|变为|单位"  # "再把方程中的11换成13": another equation
@@ -66,6 +70,17 @@ _LEAD = re.compile(
 # "3 x 4 = 2x": times or the unknown? "x!=24": x! = 24 or x ≠ 24? (as problem.py refuses)
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
+# A word right after the last equation that makes its right side another number ("= 11
+# squared", "= 2 dozen", "= 11 times 3", "= 12的一半", "= 11 after adding 2"); "= 11 for x",
+# "= 11 on the board" keep it.
+_RIGHT_SIDE_CHANGED = re.compile(
+    r"\s*(?:(?:squared|cubed|dozens?|score|tens|hundreds?|thousands?|millions?|billions?"
+    r"|trillions?|lakhs?|crores?|percent|times|plus|minus|over|divided|multiplied|less|more"
+    r"|fewer|than|by|to|of|or|factorial|halved|doubled|tripled|quadrupled|twice|half|halves"
+    r"|thirds?|quarters?|tenths?|after|before|once|add\w*|subtract\w*|raised|power)\b"
+    r"|[!^²³′'/*×÷+\-]|的|倍|平方|立方|加|减|乘|除|再)",
+    re.IGNORECASE,
+)
 _ASKS_FOR_A_LETTER = re.compile(
     r"(?<=[.。;；\n,，])\s*(?:what\s+(?:is|are)|what's|find|determine|give|求)\s+"
     r"([a-z](?:\s*(?:,|and|和)\s*[a-z])*)\s*(?:的值)?\s*(?:please)?\s*[?？.。]?\s*$",
@@ -102,6 +117,8 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
     if not equations or text.count("=") != len(equations) or len(equations) > _MAX_EQUATIONS:
         return None
     if any(not _JOINER.fullmatch(text[e:s]) for (_, e), (s, _) in itertools.pairwise(equations)):
+        return None
+    if _RIGHT_SIDE_CHANGED.match(text, equations[-1][1]):
         return None
     start = equations[0][0]
     sentence = text[:start]

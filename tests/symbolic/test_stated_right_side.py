@@ -1,0 +1,56 @@
+"""A stated equation refutes only the equation it states (an independent tester, 2026-12-01):
+"Solve 2x + 3 = 11 squared." refuted the right x = 59 ("substituting gives 121 ≠ 11"),
+`incorrect` at confidence 1.0 on /v1/checks and `caution` on a scan both models got right.
+A word right after the last equation that makes its right side another number, or a clause
+that states another equation ("use 13 instead of 11"), ends the rule; a value that breaks a
+plainly stated equation is still wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.symbolic.checker import check_answer
+from app.symbolic.stated import refutes
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("Solve 2x + 3 = 11 squared.", "x = 59"),
+        ("Solve 4x = 2 squared", "x = 1"),
+        ("Solve 3x = 2 dozen", "x = 8"),
+        ("Solve x + 1 = 3 tens", "x = 29"),
+        ("Solve 2x + 3 = 11 thousand.", "x = 10997/2"),
+        ("Solve 2x + 3 = 11 times 3.", "x = 15"),
+        ("Solve 2x + 3 = 11 plus 2.", "x = 5"),
+        ("Solve 2x + 3 = 11 minus x.", "x = 8/3"),
+        ("Solve 2x + 3 = 11 factorial.", "x = 19958397/2"),
+        ("Solve 2x = 6 halved", "x = 3/2"),
+        ("Solve x/2 = 3 doubled", "x = 12"),
+        ("解方程：3x = 12的一半", "x = 2"),
+        ("解方程：x + 5 = 20的3倍", "x = 55"),
+        ("解方程 2x = 10的平方", "x = 50"),
+        ("Solve 2x + 3 = 11, but use 13 instead of 11.", "x = 5"),
+        ("Solve 2x + 3 = 11 with 13 rather than 11.", "x = 5"),
+        ("Solve 2x + 3 = 11, swapping 11 for 13.", "x = 5"),
+        ("Solve 2x + 3 = 11 after adding 2 to the right side.", "x = 5"),
+        ("Solve 2x + 3 = 11 where 2x means 2 to the power x.", "x = 3"),
+    ],
+)
+def test_a_right_side_the_words_change_refutes_nothing(problem: str, answer: str) -> None:
+    assert refutes(problem, answer) is None
+    assert check_answer(problem, answer).verdict != "reject"
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Solve 2x + 3 = 11.",
+        "Solve 2x + 3 = 11 for x.",
+        "解方程：2x+3=11",
+        "Solve 2x + 3 = 11, then double it",  # x = 5 is still not x
+        "Solve 2x + 3 = 11 with great enthusiasm",
+    ],
+)
+def test_a_plainly_stated_equation_still_refutes(problem: str) -> None:
+    assert refutes(problem, "x = 5") == "substituting gives 13 ≠ 11"
