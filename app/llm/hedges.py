@@ -67,10 +67,12 @@ _BOUND = re.compile(
     r"|至少|最多|最少|以上|以下|以内|不少于|不超过|不多于|不低于|不高于|超过|不到",
     re.IGNORECASE,
 )
+# A bound asked for, or two values compared ("Which is larger, 3/4 or 5/7?": "3/4 > 5/7").
 _BOUND_ASKED = re.compile(
     r"\b(?:least|most|minimum|maximum|fewest|greatest|smallest|largest|up\s+to|no\s+more"
-    r"|no\s+less|range|more\s+than|less\s+than|fewer\s+than|exceed\w*)\b"
-    r"|至少|最多|最少|最大|最小|不超过|不少于|范围|取值|以上|以下|超过|不到",
+    r"|no\s+less|range|more\s+than|less\s+than|fewer\s+than|exceed\w*|larger|bigger"
+    r"|greater|smaller|compar\w*)\b"
+    r"|至少|最多|最少|最大|最小|不超过|不少于|范围|取值|以上|以下|超过|不到|比较|大小|哪个大",
     re.IGNORECASE,
 )
 _ESTIMATE = re.compile(

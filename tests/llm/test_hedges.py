@@ -279,6 +279,12 @@ def test_chinese_rough_counts_and_bounds_are_hedges(answer: str) -> None:
         (AT_FIRST, "12 (7 + 5)"),
         (AT_FIRST, "12 apples, since 7 + 5 = 12"),
         ("What is 1/3 as a decimal?", "0.333..."),
+        # two values compared, as the documented answers to a comparison (two testers found
+        # "3/4 > 5/7" refused as a bound: no answer at all to 比较大小 on a scan)
+        ("Which is larger, 3/4 or 5/7?", "3/4 > 5/7"),
+        ("Compare 3/4 and 5/7", "5/7 < 3/4"),
+        ("比较大小：3/4和5/7", "3/4 > 5/7"),
+        ("比较3/4和5/7的大小", "3/4>5/7"),
     ],
 )
 def test_right_answers_with_bounds_spaces_or_dots_are_not_hedges(problem: str, answer: str) -> None:
