@@ -265,7 +265,8 @@ def _chinese_mixed(match: re.Match[str]) -> str:
     return f"({whole}+{numerator}/{denominator}){_MIXED}"
 
 
-_THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
+# No group of thousands begins with 0: "0,125" is a decimal comma (1/8), not 125.
+_THOUSANDS = re.compile(r"(?<![\d.])((?!0,)\d{1,3}(?:,\d{3})+)(?![\d,])")
 # "1 000 000" (a space or thin space between exact groups of three), but not "2 125/1000".
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.])(?<!\d )(\d{1,3}(?: \d{3})+)(?![\d.]|\s*/|\s\d)")
 # "48 ÷ 4 ÷ 2": in school, a chain of divisions goes left to right.

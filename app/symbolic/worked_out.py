@@ -36,7 +36,10 @@ def worked_out(text: str) -> bool:
     """`text`: one value as the checker reads it (cleaned, unit and currency gone). False also
     when it cannot be read: the caller has read it already, so that does not happen."""
     plain = _MIXED.sub(lambda m: f"({int(m[1]) * int(m[3]) + int(m[2])}/{m[3]})", text)
-    if any(_division_left(int(m[1]), int(m[2])) for m in _WHOLE_OVER_WHOLE.finditer(plain)):
+    if any(
+        _division_left(int(m[1] or m[2]), int(m[3] or m[4]))
+        for m in _WHOLE_OVER_WHOLE.finditer(plain)
+    ):
         return False  # the parser makes "144 / 12" the number 12 before the tree is read
     try:
         return _settled(parse_expression(plain))
@@ -44,7 +47,10 @@ def worked_out(text: str) -> bool:
         return False
 
 
-_WHOLE_OVER_WHOLE = re.compile(r"(?<![\d.])(\d+)\s*/\s*(\d+)(?![\d.])")
+# Brackets around either part too: \frac{144}{12} is cleaned to "((144)/(12))", and "(144)/(12)",
+# "91/(7)" were approved as answers (an independent tester).
+_WHOLE = r"(?:[({\[]\s*(\d+)\s*[)}\]]|(\d+))"  # 144, or one bracketed: (144), {144}
+_WHOLE_OVER_WHOLE = re.compile(rf"(?<![\w.]){_WHOLE}\s*/\s*{_WHOLE}(?![\d.])")
 
 
 def _division_left(numerator: int, denominator: int) -> bool:
