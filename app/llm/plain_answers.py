@@ -30,6 +30,7 @@ from app.llm.hedges import (
     one_value_asked,
     readable,
 )
+from app.symbolic.choices import choices_in, chosen
 from app.symbolic.number_words import as_digits
 from app.symbolic.units import UNITS, in_unit, same_unit, split_unit, units_in
 from app.symbolic.vocabulary import word_set
@@ -153,6 +154,9 @@ def plainly_one_value(answer: str, problem: str) -> bool:
     for) in words that cannot change it: what a model's word may verify."""
     if hedges(answer, problem):
         return False
+    choices = choices_in(problem)
+    if choices is not None and chosen(answer, choices) in choices.options:
+        return True  # "B", "(B)", "选B": one of the options the problem lists
     text = readable(answer).strip()
     # Spelled out: "twelve", 十二个; but 一 in 一共 is no number beside a 12.
     text = _THOUSANDS.sub("", text if re.search(r"\d", text) else as_digits(text))

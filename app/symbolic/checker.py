@@ -19,6 +19,7 @@ from functools import lru_cache
 import sympy as sp
 
 from app.symbolic.answers import Candidate, clean, parse_value, read_candidate, value_text
+from app.symbolic.choices import Choices, choices_in, chosen
 from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
 from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
@@ -34,7 +35,7 @@ from app.symbolic.problem import MathProblem
 from app.symbolic.questions import read_count
 from app.symbolic.rounding import round_half_up, significant_places, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
-from app.symbolic.solver import read_and_solve
+from app.symbolic.solver import Step, SymbolicSolution, read_and_solve, solve_reading
 from app.symbolic.stated import refutes
 from app.symbolic.units import (
     UNITS,
@@ -165,6 +166,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     to find no problem it reads in this text (the sandbox's solve said so), so it is not
     read again."""
     written = candidate
+    if not unread and (choices := choices_in(problem_text)) is not None:
+        return _check_choice(choices, candidate)
     problem, truth, expected = (None, None, None) if unread else _read(problem_text)
     if problem is None:
         # The words are not understood, so nothing is approved; a value that breaks the
@@ -257,6 +260,49 @@ _ANNOTATED = re.compile(r"\s*[-+]?\d[\d,.]*\s+[(（][^()（）]*[)）]\s*")
 _ANOTHER_VALUE = "the answer states a value other than the exact one"
 _UNREAD = "the exact value is known, and the answer could not be read as it"
 _PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:\s*/\s*\d+)?")
+
+
+def _option_verdicts(choices: Choices) -> dict[str, CheckResult]:
+    return {letter: check_answer(choices.stem, text) for letter, text in choices.options.items()}
+
+
+def _check_choice(choices: Choices, candidate: str) -> CheckResult:
+    """An answer to a multiple-choice problem: the letter of the one option that is the stem's
+    exact value, or that value itself ("15" for "What is 7 + 8? A. 14 B. 15 …")."""
+    letter = chosen(candidate, choices)
+    if letter is None:
+        return check_answer(choices.stem, candidate)
+    verdicts = _option_verdicts(choices)
+    right = [key for key, verdict in verdicts.items() if verdict.verdict == "approve"]
+    expected = right[0] if len(right) == 1 else None
+    if letter not in verdicts:
+        return CheckResult("reject", "none", f"there is no option {letter}", expected)
+    mine = verdicts[letter]
+    if right == [letter]:
+        return CheckResult("approve", "evaluation", f"option {letter} is the exact value", letter)
+    if mine.verdict == "reject":
+        return CheckResult("reject", "evaluation", f"option {letter}: {mine.detail}", expected)
+    known = any(v.expected is not None for v in verdicts.values())
+    why = "more than one option is right" if right else f"option {letter} could not be checked"
+    return CheckResult("abstain", "none", why, expected, conclusive=known)
+
+
+def solve_reading_with_choices(text: str) -> tuple[bool, SymbolicSolution | None]:
+    """`solver.solve_reading`, and for a multiple-choice problem the letter of the one option
+    that is the stem's exact value (none when another option cannot be told apart)."""
+    choices = choices_in(text)
+    if choices is None:
+        return solve_reading(text)
+    read, solution = solve_reading(choices.stem)
+    if solution is None:
+        return read, None
+    verdicts = _option_verdicts(choices)
+    right = [key for key, verdict in verdicts.items() if verdict.verdict == "approve"]
+    if len(right) != 1 or any(v.verdict != "reject" for k, v in verdicts.items() if k != right[0]):
+        return read, None
+    letter = right[0]
+    step = Step(f"Option {letter} is the value: {choices.options[letter]}", None)
+    return read, SymbolicSolution(solution.kind, [*solution.steps, step], letter)
 
 
 # "12 ÷ 0 = ?" answered as having no value, the expression restated or not ("12 ÷ 0 is
@@ -829,6 +875,10 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     The same reader as the checker: a currency sign, and a trailing unit the problem itself
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
+    if problem is not None and (choices := choices_in(problem)) is not None:
+        # "B" and "15" for "What is 7 + 8? A. 14 B. 15 …": the option's text is the answer
+        a, b = (choices.options.get(chosen(x, choices) or "", x) for x in (a, b))
+        problem = choices.stem
     a, b = as_digits(a), as_digits(b)  # "twelve", 十二: the digits they spell
     # A word after a number is read only as what the question asks ("12 apples" for "How many
     # apples …"): "12 boxes" or "12 weeks" is another count, however the problem uses the word.

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from pebble import ProcessPool
 
 from app.metrics import SANDBOX_TIMEOUTS
-from app.symbolic import checker, readings, solver
+from app.symbolic import checker, readings
 from app.symbolic.checker import CheckResult
 from app.symbolic.solver import SymbolicSolution
 
@@ -81,7 +81,7 @@ class SymbolicSandbox:
         )
 
     async def solve(self, problem_text: str) -> SymbolicSolution | None:
-        read, solution = await self._run(solver.solve_reading, problem_text)
+        read, solution = await self._run(checker.solve_reading_with_choices, problem_text)
         if not read:
             self._unread[problem_text] = None
             self._unread.move_to_end(problem_text)

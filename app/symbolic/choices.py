@@ -1,0 +1,72 @@
+"""A multiple-choice problem: its stem and the options it lists ("What is 7 + 8? A. 14 B. 15
+C. 16 D. 17", "(A) 14 (B) 15", "A.8 B.9 C.10", "选择：A.8 B.9", "A: 14; B: 15"), and an answer
+that names one ("B", "(B)", "B.", "选B", "答案是B", "The answer is B.").
+
+The options are read only when their letters run A, B, C … in order, each once, two at least:
+anything else is not a list of options the reader is sure about.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# "A. 14", "A.8", "(A) 14", "（A）14", "A) 14", "A: 14", "A、14", after a space, a start or a
+# mark (not inside a word: "Mr. A. Smith" has no B after it, and no "B." follows "USA.").
+_MARKER = re.compile(
+    r"(?:^|(?<=[\s:：。.?？;；,，]))(?:[(（]([A-F])[)）]|([A-F])\s*[.．:：、)）])\s*"
+)
+# What introduces the options at the stem's end: "Choose one:", "Options:", "选择：".
+_INTRO = re.compile(
+    r"(?:\b(?:choose|select|pick)(?:\s+(?:one|the\s+(?:right|correct)\s+(?:answer|option)))?"
+    r"|\boptions?|\bchoices?|选择|选项|从下面选)\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+_CHOSEN = re.compile(
+    r"\s*(?i:(?:the\s+)?(?:correct\s+)?(?:answer|option|choice)\s+is\s*:?\s*|(?:option|choice)\s+"
+    r"|选\s*|答案\s*[是为:：]?\s*|答\s*[:：]\s*)?"
+    r"[(（]?([A-Fa-f])[)）]?(?:(?:\s*[.．:：、]\s*|\s+)(.*?))?\s*[.。．!]?\s*",
+)
+_LETTER_WORDS = re.compile(r"answer|option|choice", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    stem: str
+    options: dict[str, str]  # letter → the option as written
+
+
+def choices_in(text: str) -> Choices | None:
+    """The stem and options of a multiple-choice problem, or None."""
+    markers = list(_MARKER.finditer(text))
+    letters = [m.group(1) or m.group(2) for m in markers]
+    if len(markers) < 2 or letters != [chr(ord("A") + i) for i in range(len(markers))]:
+        return None
+    ends = [m.start() for m in markers[1:]] + [len(text)]
+    options = {
+        letter: text[m.end() : end].strip().rstrip(".。;；,，").strip()
+        for letter, m, end in zip(letters, markers, ends, strict=True)
+    }
+    stem = _INTRO.sub("", text[: markers[0].start()].rstrip()).strip()
+    if not stem or not all(options.values()):
+        return None
+    return Choices(stem, options)
+
+
+def chosen(answer: str, choices: Choices) -> str | None:
+    """The letter an answer names ("B", "(B)", "选B", "The answer is B.", "B. 15" where 15 is
+    option B), listed or not ("D" where the options end at C names no option: it is wrong)."""
+    match = _CHOSEN.fullmatch(answer)
+    if match is None:
+        return None
+    letter, said = match.group(1), match.group(2)
+    if letter.islower() and not _LETTER_WORDS.search(answer):
+        return None  # "b", "b. 15": a variable, perhaps; a capital names an option
+    letter = letter.upper()
+    if said and _compact(said) != _compact(choices.options.get(letter, "")):
+        return None  # "B. 16" where B is 15: which one is meant?
+    return letter
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"\s+", "", text).rstrip(".。").lower()
