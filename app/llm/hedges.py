@@ -41,7 +41,7 @@ _NEGATION = re.compile(
 )
 _YES_NO = re.compile(
     r"^\s*(?:is|are|does|do|did|can|could|will|would|was|were|has|have|should)\b"
-    r"|\b(?:true\s+or\s+false|yes\s+or\s+no)\b|吗\s*[?？]?\s*$|是否|是不是|对不对|对吗",
+    r"|\b(?:true\s+or\s+false|yes\s+or\s+no)\b|吗\s*[?？]?\s*$|是否|是不是|对不对|对吗|判断",
     re.IGNORECASE,
 )
 _CHANCE = re.compile(

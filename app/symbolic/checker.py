@@ -211,6 +211,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
             return _check_expression(problem, candidate, expected)
         if problem.kind == "membership":
             return _check_yes_no(candidate, expected)
+        if problem.kind == "claim":
+            return _check_claim(problem, candidate, expected)
         if problem.kind in ("property", "comparison") and approximate:
             return CheckResult("abstain", "none", "an approximate answer to an exact question")
         if problem.kind == "property":
@@ -435,8 +437,13 @@ def _check_value(
     return CheckResult("reject", "evaluation", why, expected)
 
 
-_YES = re.compile(r"^(?:yes|yes,? it is|true|correct|是|是的|是它的解|对)[.!。]?$", re.IGNORECASE)
-_NO = re.compile(r"^(?:no|no,? it is not|false|not|不是|否|不对|不是它的解)[.!。]?$", re.IGNORECASE)
+_YES = re.compile(
+    r"^(?:yes|yes,? it is|true|correct|是|是的|是它的解|对|正确|√|✓|✔)[.!。]?$", re.IGNORECASE
+)
+_NO = re.compile(
+    r"^(?:no|no,? it is not|false|not|不是|否|不对|不是它的解|错|错误|不正确|×|✗|✘)[.!。]?$",
+    re.IGNORECASE,
+)
 
 
 def yes_no(answer: str) -> bool | None:
@@ -451,6 +458,19 @@ def _check_yes_no(candidate: str, expected: str | None) -> CheckResult:
         return CheckResult("abstain", "none", "not a plain yes or no", expected)
     verdict = "approve" if said == (expected == "yes") else "reject"
     return CheckResult(verdict, "substitution", "substituting the value decides", expected)
+
+
+def _check_claim(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
+    """ "True or false: 2 + 2 = 5": true / false, yes / no, 对 / 错, whichever word says it."""
+    assert problem.claim is not None
+    said = yes_no(candidate)
+    if said is None:
+        return CheckResult(
+            "abstain", "none", "not a plain true or false", expected, conclusive=True
+        )
+    verdict = "approve" if said == problem.claim.holds else "reject"
+    why = "the claim holds" if problem.claim.holds else "the claim does not hold"
+    return CheckResult(verdict, "evaluation", why, expected)
 
 
 def _check_count(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:

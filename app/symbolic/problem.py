@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import sympy as sp
 
+from app.symbolic.claims import Claim, read_claim
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import both_undefined, readings_agree
 from app.symbolic.ellipsis import ELLIPSIS
@@ -64,7 +65,7 @@ MAX_VARIABLES = 4
 @dataclass(slots=True)
 class MathProblem:
     # "equations" | "arithmetic" | "inequality" | "expression" | "membership" (is x = 4 a
-    # solution of …? — `expression` holds the value asked about)
+    # solution of …? — `expression` holds the value asked about) | "claim" (`claim`)
     kind: str
     equations: list[sp.Eq] = field(default_factory=list)
     variables: list[sp.Symbol] = field(default_factory=list)
@@ -90,6 +91,8 @@ class MathProblem:
     significant: tuple[int, bool] | None = None
     # Arithmetic whose expression both readings find divides by zero (12 ÷ 0 = ?): no value.
     undefined: bool = False
+    # "claim": the relation between numbers asked to be judged ("True or false: 2 + 2 = 5").
+    claim: Claim | None = None
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
@@ -314,6 +317,9 @@ def _read(original: str) -> MathProblem | None:
     membership = _membership_question(text)
     if membership is not None:
         return membership
+    claim = read_claim(text, _parse_checked, evaluate)
+    if claim is not None:
+        return MathProblem("claim", source=text, claim=claim)
     rounding, text = find_rounding(text)
     significant, text = find_significant(text)
     if significant is not None and rounding is not None:

@@ -82,6 +82,8 @@ def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
             return _solve_expression(problem)
         if problem.kind == "membership":
             return _solve_membership(problem)
+        if problem.kind == "claim":
+            return _solve_claim(problem)
         if problem.kind == "property":
             return _solve_property(problem)
         if problem.kind == "comparison":
@@ -194,6 +196,19 @@ def _solve_membership(problem: MathProblem) -> SymbolicSolution | None:
     answer = "yes" if holds else "no"
     return SymbolicSolution("membership", steps, answer, [{"value": answer}])
 
+
+def _solve_claim(problem: MathProblem) -> SymbolicSolution:
+    claim = problem.claim
+    assert claim is not None
+    shown = f"{to_latex(claim.left)} {_RELATION_LATEX[claim.relation]} {to_latex(claim.right)}"
+    steps = [
+        Step("Work out both sides", shown),
+        Step("The claim holds" if claim.holds else "The claim does not hold", None),
+    ]
+    return SymbolicSolution("claim", steps, claim.answer, [{"value": claim.answer}])
+
+
+_RELATION_LATEX = {"=": "=", "≠": r"\ne", "<": "<", ">": ">", "≤": r"\le", "≥": r"\ge"}
 
 _PROPERTY_STEPS = {
     "digits": "Count its digits",
