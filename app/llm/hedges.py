@@ -27,7 +27,9 @@ import re
 import unicodedata
 from fractions import Fraction
 
+from app.symbolic.normalize import normalize
 from app.symbolic.number_words import as_digits
+from app.symbolic.remainders import quotient_and_remainder, read_remainder_question
 
 _UNSURE = re.compile(
     r"\b(maybe|perhaps|probably|possibly|likely|i think|i guess|i believe|i would say|guess"
@@ -229,6 +231,8 @@ def hedges(answer: str, problem: str, *, approximations: bool = True) -> bool:
     one. `approximations` False: an approximation alone ("≈ 333.33", "about 56") is not
     counted (the sandbox judges it as a rounded value)."""
     text = readable(answer)
+    if read_remainder_question(normalize(problem)) and quotient_and_remainder(normalize(answer)):
+        return False  # "3……2" for 17÷5=□……□: a quotient and a remainder, not a range
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
     if _NEGATION.search(text) and not _YES_NO.search(problem) and not _CHANCE.search(problem):

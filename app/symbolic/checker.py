@@ -33,6 +33,7 @@ from app.symbolic.number_words import as_digits
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
 from app.symbolic.questions import read_count
+from app.symbolic.remainders import quotient_and_remainder, remainder_alone
 from app.symbolic.rounding import round_half_up, significant_places, strip_approximate
 from app.symbolic.solutionset import SolutionSet, satisfies, solve_problem_set, target_values
 from app.symbolic.solver import Step, SymbolicSolution, read_and_solve, solve_reading
@@ -213,6 +214,8 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
             return _check_yes_no(candidate, expected)
         if problem.kind == "claim":
             return _check_claim(problem, candidate, expected)
+        if problem.kind == "remainder":
+            return _check_remainder(problem, candidate, expected)
         if problem.kind in ("property", "comparison") and approximate:
             return CheckResult("abstain", "none", "an approximate answer to an exact question")
         if problem.kind == "property":
@@ -471,6 +474,21 @@ def _check_claim(problem: MathProblem, candidate: str, expected: str | None) -> 
     verdict = "approve" if said == problem.claim.holds else "reject"
     why = "the claim holds" if problem.claim.holds else "the claim does not hold"
     return CheckResult(verdict, "evaluation", why, expected)
+
+
+def _check_remainder(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
+    """ "17 ÷ 5 = ? 余 ?": the quotient and the remainder, as a pair; the remainder alone where
+    only it is asked. An answer not read as that ("3.4", "3 余") ends the check."""
+    assert problem.division is not None
+    quotient, remainder = problem.division.answer
+    text = normalize(candidate)
+    said: object = quotient_and_remainder(text) if problem.division.both else remainder_alone(text)
+    if said is None:
+        why = "not read as a quotient and a remainder"
+        return CheckResult("abstain", "none", why, expected, conclusive=True)
+    right = said == ((quotient, remainder) if problem.division.both else remainder)
+    why = f"{problem.division.dividend} = {problem.division.divisor} × {quotient} + {remainder}"
+    return CheckResult("approve" if right else "reject", "evaluation", why, expected)
 
 
 def _check_count(problem: MathProblem, candidate: str, expected: str | None) -> CheckResult:
@@ -912,6 +930,9 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
         quantity = _same_quantity(a, b, problem, question)
         if quantity is None or isinstance(quantity, bool):
             return quantity
+    pair_a, pair_b = quotient_and_remainder(normalize(a)), quotient_and_remainder(normalize(b))
+    if pair_a is not None and pair_b is not None:
+        return pair_a == pair_b  # "3 余 2" and "3 R 2"
     said_a, said_b = yes_no(a), yes_no(b)
     if said_a is not None and said_b is not None:
         return said_a == said_b

@@ -53,6 +53,7 @@ from app.symbolic.questions import (
     read_comparison,
     read_property_question,
 )
+from app.symbolic.remainders import RemainderQuestion, read_remainder_question
 from app.symbolic.rounding import find_rounding, find_significant
 from app.symbolic.target import Target
 from app.symbolic.units import read_conversion
@@ -65,7 +66,8 @@ MAX_VARIABLES = 4
 @dataclass(slots=True)
 class MathProblem:
     # "equations" | "arithmetic" | "inequality" | "expression" | "membership" (is x = 4 a
-    # solution of …? — `expression` holds the value asked about) | "claim" (`claim`)
+    # solution of …? — `expression` holds the value asked about) | "claim" (`claim`) |
+    # "remainder" (`division`)
     kind: str
     equations: list[sp.Eq] = field(default_factory=list)
     variables: list[sp.Symbol] = field(default_factory=list)
@@ -93,6 +95,8 @@ class MathProblem:
     undefined: bool = False
     # "claim": the relation between numbers asked to be judged ("True or false: 2 + 2 = 5").
     claim: Claim | None = None
+    # "remainder": a division of whole numbers with a remainder ("17 ÷ 5 = ? 余 ?").
+    division: RemainderQuestion | None = None
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
@@ -293,6 +297,9 @@ def _read(original: str) -> MathProblem | None:
         return None  # an exercise's number or a factor: not read either way
     if _PLUS_MINUS.search(normalize(original)):
         return None
+    division = read_remainder_question(normalize(original))
+    if division is not None:  # "17 ÷ 5 = ? 余 ?": before the ellipsis is refused
+        return MathProblem("remainder", source=original, division=division)
     conversion = read_conversion(normalize(original))
     if conversion is not None:
         value, _, asked_unit = conversion

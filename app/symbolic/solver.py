@@ -7,6 +7,7 @@ doubt the solver returns None and a model takes over.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 
@@ -84,6 +85,8 @@ def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
             return _solve_membership(problem)
         if problem.kind == "claim":
             return _solve_claim(problem)
+        if problem.kind == "remainder":
+            return _solve_remainder(problem)
         if problem.kind == "property":
             return _solve_property(problem)
         if problem.kind == "comparison":
@@ -206,6 +209,29 @@ def _solve_claim(problem: MathProblem) -> SymbolicSolution:
         Step("The claim holds" if claim.holds else "The claim does not hold", None),
     ]
     return SymbolicSolution("claim", steps, claim.answer, [{"value": claim.answer}])
+
+
+def _solve_remainder(problem: MathProblem) -> SymbolicSolution:
+    division = problem.division
+    assert division is not None
+    (quotient, remainder), divisor = division.answer, division.divisor
+    left = division.dividend - divisor * quotient
+    steps = [
+        Step(
+            f"{divisor} goes into {division.dividend} {quotient} times",
+            rf"{divisor} \times {quotient} = {divisor * quotient}",
+        ),
+        Step(
+            "What is left is the remainder", f"{division.dividend} - {divisor * quotient} = {left}"
+        ),
+    ]
+    if not division.both:
+        answer = str(remainder)
+    elif re.search(r"[\u4e00-\u9fff…]|\.\.\.", problem.source):  # 17÷5=□……□: Chinese style
+        answer = f"{quotient} 余 {remainder}"
+    else:
+        answer = f"{quotient} R {remainder}"
+    return SymbolicSolution("remainder", steps, answer, [{"value": answer}])
 
 
 _RELATION_LATEX = {"=": "=", "≠": r"\ne", "<": "<", ">": ">", "≤": r"\le", "≥": r"\ge"}

@@ -37,11 +37,12 @@ SOLVED = [
     ("Simplify 0.5/1.5.", ABSTAIN),  # a fraction or a decimal?
     # F4: a quotient and a remainder
     ("计算：17÷5=？……？", ABSTAIN),
-    ("17÷5=？……？", ABSTAIN),
-    ("17÷5=（ ）……（ ）", ABSTAIN),
+    ("17÷5=？……？", "3 余 2"),  # read since (test_remainders.py)
+    ("17÷5=（ ）……（ ）", "3 余 2"),
     ("17除以5商是多少余数是多少", ABSTAIN),
-    ("17 ÷ 5 = ? R ?", ABSTAIN),
-    ("What are the quotient and remainder when 17 is divided by 5?", ABSTAIN),
+    # read since (tests/symbolic/test_remainders.py): the quotient and the remainder
+    ("17 ÷ 5 = ? R ?", "3 R 2"),
+    ("What are the quotient and remainder when 17 is divided by 5?", "3 R 2"),
     ("What is 0.333... as a fraction?", "1/3"),  # a repeating decimal is still read
     # F5: an operand that is not a plain number standing alone
     ("What is the quotient of 12 and 4 ÷ 2?", ABSTAIN),

@@ -1,0 +1,82 @@
+"""Division with a remainder (有余数的除法): "17 ÷ 5 = ? 余 ?", "17 ÷ 5 = (  )……(  )",
+"17÷5=□……□", "Find the quotient and remainder when 17 is divided by 5", and the remainder
+alone: "What is the remainder when 17 is divided by 5?", "17除以5的余数是多少？", "17 mod 5".
+
+Whole numbers only, and a divisor that is not 0. The answer is the quotient and the remainder
+("3 余 2", "3……2", "3 R 2", "3 remainder 2", "商3余2"), or the remainder alone where only it is
+asked ("2", "余数是2"). The texts here are normalized (normalize.py: ÷ is "/", …… is "......").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_BLANK = r"(?:\?|[(（]\s*[)）]|□|_+)?"
+_MARK = r"(?:余|\.{2,}|…+|\bR\b|\br\b|\bremainder\b)"
+_NUMBER = r"(\d{1,12})"
+_BOTH = [
+    re.compile(rf"^\s*{_NUMBER}\s*/\s*{_NUMBER}\s*=\s*{_BLANK}\s*{_MARK}\s*{_BLANK}\s*[.。]?\s*$"),
+    re.compile(
+        rf"^\s*(?:find|what\s+are|give)\s+the\s+quotient\s+and\s+(?:the\s+)?remainder\s+(?:when|of)"
+        rf"\s+{_NUMBER}\s+(?:is\s+)?divided\s+by\s+{_NUMBER}\s*[?.]?\s*$",
+        re.IGNORECASE,
+    ),
+]
+_REMAINDER_ONLY = [
+    re.compile(
+        rf"^\s*(?:what\s+is\s+|find\s+)?the\s+remainder\s+(?:when|of)\s+{_NUMBER}\s+(?:is\s+)?"
+        rf"divided\s+by\s+{_NUMBER}\s*[?.]?\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"^\s*{_NUMBER}\s*除以\s*{_NUMBER}\s*的余数是(?:多少|几)\s*[?。]?\s*$"),
+    re.compile(
+        rf"^\s*(?:what\s+is\s+)?{_NUMBER}\s+mod(?:ulo)?\s+{_NUMBER}\s*(?:=\s*\?)?\s*[?.]?\s*$",
+        re.IGNORECASE,
+    ),
+]
+_PAIR = re.compile(
+    r"^\s*(?:商\s*(?:是|为)?\s*)?(\d+)\s*[,，]?\s*(?:余数?\s*(?:是|为)?|\.{2,}|…+|R|r|rem\.?"
+    r"|remainder)\s*(\d+)\s*[.。]?\s*$|^\s*quotient\s*(?:is\s*)?(\d+)\s*[,;]?\s*(?:and\s+)?"
+    r"remainder\s*(?:is\s*)?(\d+)\s*[.。]?\s*$",
+    re.IGNORECASE,
+)
+_ALONE = re.compile(
+    r"^\s*(?:(?:the\s+)?remainder\s+is\s+|余数\s*(?:是|为)?\s*|余\s*)?(\d+)\s*[.。]?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RemainderQuestion:
+    dividend: int
+    divisor: int
+    both: bool  # quotient and remainder asked, else the remainder alone
+
+    @property
+    def answer(self) -> tuple[int, int]:
+        return divmod(self.dividend, self.divisor)
+
+
+def read_remainder_question(text: str) -> RemainderQuestion | None:
+    for patterns, both in ((_BOTH, True), (_REMAINDER_ONLY, False)):
+        for pattern in patterns:
+            match = pattern.match(text)
+            if match is not None:
+                dividend, divisor = int(match.group(1)), int(match.group(2))
+                return RemainderQuestion(dividend, divisor, both) if divisor else None
+    return None
+
+
+def quotient_and_remainder(answer: str) -> tuple[int, int] | None:
+    """ "3 余 2", "3……2", "3 R 2", "商3余2", "quotient 3, remainder 2": (3, 2)."""
+    match = _PAIR.match(answer)
+    if match is None:
+        return None
+    q, r = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    return int(q), int(r)
+
+
+def remainder_alone(answer: str) -> int | None:
+    match = _ALONE.match(answer)
+    return int(match.group(1)) if match else None
