@@ -287,9 +287,19 @@ def _check_choice(choices: Choices, candidate: str) -> CheckResult:
         return CheckResult("approve", "evaluation", f"option {letter} is the exact value", letter)
     if mine.verdict == "reject":
         return CheckResult("reject", "evaluation", f"option {letter}: {mine.detail}", expected)
+    if expected is not None and _NONE_OF_THE_ABOVE.fullmatch(choices.options[letter]):
+        return CheckResult(
+            "reject", "evaluation", f"option {expected} is the exact value", expected
+        )
     known = any(v.expected is not None for v in verdicts.values())
-    why = "more than one option is right" if right else f"option {letter} could not be checked"
+    why = "more than one option is right" if len(right) > 1 else f"option {letter} is not read"
     return CheckResult("abstain", "none", why, expected, conclusive=known)
+
+
+_NONE_OF_THE_ABOVE = re.compile(
+    r"\s*(?:none\s+of\s+(?:the\s+)?(?:above|these)|以上都不对|以上都不是|都不对)\s*[.。]?\s*",
+    re.IGNORECASE,
+)
 
 
 def solve_reading_with_choices(text: str) -> tuple[bool, SymbolicSolution | None]:

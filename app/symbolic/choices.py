@@ -13,8 +13,11 @@ from dataclasses import dataclass
 
 # "A. 14", "A.8", "(A) 14", "（A）14", "A) 14", "A: 14", "A、14", after a space, a start or a
 # mark (not inside a word: "Mr. A. Smith" has no B after it, and no "B." follows "USA.").
+# The full stop follows the letter at once: in "A .5 B .25" it is the options' decimal point
+# (read as a marker, .25 was 25 and B verified for 25 × 1).
+# Capitals, or small letters throughout ("a. 14 b. 15").
 _MARKER = re.compile(
-    r"(?:^|(?<=[\s:：。.?？;；,，]))(?:[(（]([A-F])[)）]|([A-F])\s*[.．:：、)）])\s*"
+    r"(?:^|(?<=[\s:：。.?？;；,，]))(?:[(（]([A-Fa-f])[)）]|([A-Fa-f])(?:[.．]|\s*[:：、)）]))\s*"
 )
 # What introduces the options at the stem's end: "Choose one:", "Options:", "选择：".
 _INTRO = re.compile(
@@ -22,6 +25,8 @@ _INTRO = re.compile(
     r"|\boptions?|\bchoices?|选择|选项|从下面选)\s*[:：]?\s*$",
     re.IGNORECASE,
 )
+# "选择：7+8= A.14 B.15": a word that says the problem is a choice, before the stem.
+_LEAD = re.compile(r"^\s*(?:选择题?|单选题?|multiple\s+choice)\s*[:：.]?\s*", re.IGNORECASE)
 _CHOSEN = re.compile(
     r"\s*(?i:(?:the\s+)?(?:correct\s+)?(?:answer|option|choice)\s+is\s*:?\s*|(?:option|choice)\s+"
     r"|选\s*|答案\s*[是为:：]?\s*|答\s*[:：]\s*)?"
@@ -33,24 +38,29 @@ _LETTER_WORDS = re.compile(r"answer|option|choice", re.IGNORECASE)
 @dataclass(frozen=True, slots=True)
 class Choices:
     stem: str
-    options: dict[str, str]  # letter → the option as written
+    options: dict[str, str]  # letter (a capital) → the option as written
+    small: bool = False  # lettered a, b, c: a small letter names an option too
 
 
 def choices_in(text: str) -> Choices | None:
     """The stem and options of a multiple-choice problem, or None."""
     markers = list(_MARKER.finditer(text))
     letters = [m.group(1) or m.group(2) for m in markers]
-    if len(markers) < 2 or letters != [chr(ord("A") + i) for i in range(len(markers))]:
+    expected = [chr(ord("A") + i) for i in range(len(markers))]
+    small = letters == [c.lower() for c in expected]
+    if len(markers) < 2 or not (small or letters == expected):
         return None
+    letters = expected
     ends = [m.start() for m in markers[1:]] + [len(text)]
     options = {
         letter: text[m.end() : end].strip().rstrip(".。;；,，").strip()
         for letter, m, end in zip(letters, markers, ends, strict=True)
     }
-    stem = _INTRO.sub("", text[: markers[0].start()].rstrip()).strip()
+    stem = _INTRO.sub("", text[: markers[0].start()].rstrip())
+    stem = _LEAD.sub("", stem).strip()
     if not stem or not all(options.values()):
         return None
-    return Choices(stem, options)
+    return Choices(stem, options, small)
 
 
 def chosen(answer: str, choices: Choices) -> str | None:
@@ -60,7 +70,7 @@ def chosen(answer: str, choices: Choices) -> str | None:
     if match is None:
         return None
     letter, said = match.group(1), match.group(2)
-    if letter.islower() and not _LETTER_WORDS.search(answer):
+    if letter.islower() and not choices.small and not _LETTER_WORDS.search(answer):
         return None  # "b", "b. 15": a variable, perhaps; a capital names an option
     letter = letter.upper()
     if said and _compact(said) != _compact(choices.options.get(letter, "")):

@@ -70,15 +70,12 @@ _LEAD = re.compile(
 # "3 x 4 = 2x": times or the unknown? "x!=24": x! = 24 or x ≠ 24? (as problem.py refuses)
 _AMBIGUOUS = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)|!")
 _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
-# A word right after the last equation that makes its right side another number ("= 11
-# squared", "= 2 dozen", "= 11 times 3", "= 12的一半", "= 11 after adding 2"); "= 11 for x",
-# "= 11 on the board" keep it.
-_RIGHT_SIDE_CHANGED = re.compile(
-    r"\s*(?:(?:squared|cubed|dozens?|score|tens|hundreds?|thousands?|millions?|billions?"
-    r"|trillions?|lakhs?|crores?|percent|times|plus|minus|over|divided|multiplied|less|more"
-    r"|fewer|than|by|to|of|or|factorial|halved|doubled|tripled|quadrupled|twice|half|halves"
-    r"|thirds?|quarters?|tenths?|after|before|once|add\w*|subtract\w*|raised|power)\b"
-    r"|[!^²³′'/*×÷+\-]|的|倍|平方|立方|加|减|乘|除|再)",
+# What may follow the last equation: the sentence ends, or a word that cannot make its right
+# side another number ("= 11 for x", "= 11 on the board", "= 11 with care"). Anything else
+# may ("= 11 squared", "= 2 dozen", "= 20万", "= 11 times 3", "= 12的一半", "= 11 after
+# adding 2", "= 20 pairs", "= 11 negated": all refuted a right value once).
+_EQUATIONS_END = re.compile(
+    r"\s*(?:$|[.!;,:。！；，：、)）\]\n]|(?:for|on|and|with|then|in|at|from|please|so)\b)",
     re.IGNORECASE,
 )
 _ASKS_FOR_A_LETTER = re.compile(
@@ -118,7 +115,7 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
         return None
     if any(not _JOINER.fullmatch(text[e:s]) for (_, e), (s, _) in itertools.pairwise(equations)):
         return None
-    if _RIGHT_SIDE_CHANGED.match(text, equations[-1][1]):
+    if not _EQUATIONS_END.match(text, equations[-1][1]):
         return None
     start = equations[0][0]
     sentence = text[:start]

@@ -67,6 +67,15 @@ _MINOR_MONEY = frozenset(
     ["cent", "penny", "pennie", "pence", "dime", "nickel", "jiao", "fen", "角", "毛", "分钱"]
 )
 _CURRENCY_SIGN = re.compile(r"[$€£¥￥]")
+_MAJOR_IN_TEXT = re.compile(
+    r"[$€£¥￥]|\b(?:dollars?|bucks?|euros?|yuan|pounds?|quid)\b|[\d一二三四五六七八九十两]\s*[元块]",
+    re.IGNORECASE,
+)
+_MINOR_IN_TEXT = re.compile(
+    r"\b(?:cents?|penny|pennies|pence|dimes?|nickels?|jiao|fen)\b|[\d一二三四五六七八九十两]\s*[角毛]"
+    r"|分钱",
+    re.IGNORECASE,
+)
 # Chinese characters that scale or relate a number (三万, 一半, 两倍, 八折, 七成).
 _CJK_VALUE = re.compile(r"[万千百亿半倍折成分角秒时天周月年小之比和差积商]")
 # Units written with those characters, each one unit to units.py (千米, 小时, 分钟, 秒): a
@@ -635,6 +644,8 @@ class Context:
     # is 2 m, 8 hours a day): it may relate them itself, so a conversion there is not judged.
     related_units: tuple[str, ...] = ()
     currency_sign: bool = False  # $, €, £, ¥ in the step: a major denomination
+    problem_major: bool = False  # the problem speaks of dollars, yuan … (a sign or a word)
+    problem_minor: bool = False  # … or of cents, pence, 角
 
 
 def _round_number(exact: Fraction, literal: Token) -> bool:
@@ -672,9 +683,14 @@ def _has_decimal(side: _Side) -> bool:
 
 
 def _two_denominations(left: _Side, right: _Side, context: Context) -> bool:
+    """Money on this claim, and both denominations in it, its step or its problem ("50 × 3 =
+    $150" where the pen costs 50 cents; "5 × 3 = 15元" where it costs 5角)."""
     names = _unit_names(left) | _unit_names(right)
     major = context.currency_sign or bool(names & _MAJOR_MONEY)
-    return major and bool(names & _MINOR_MONEY)
+    minor = bool(names & _MINOR_MONEY)
+    if not (major or minor):
+        return False
+    return (major or context.problem_major) and (minor or context.problem_minor)
 
 
 def _judge_pair(
@@ -1168,6 +1184,8 @@ def read_step(step: str, problem: str = "") -> StepReading:
         scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
         related_units=units_related_by(problem),
         currency_sign=bool(_CURRENCY_SIGN.search(step)),
+        problem_major=bool(_MAJOR_IN_TEXT.search(problem)),
+        problem_minor=bool(_MINOR_IN_TEXT.search(problem)),
         places_asked=_places_asked(step) | _places_asked(problem),
         significant_figures=bool(
             _SIGNIFICANT_FIGURES.search(step) or _SIGNIFICANT_FIGURES.search(problem)

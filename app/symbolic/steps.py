@@ -55,23 +55,30 @@ class StepFinding:
 UNCHECKED = StepFinding("unchecked", None, None, "no calculation the symbolic checks can read")
 
 
-# "(12)(12) = 144", "(2)x = 8", "(2) (3) = 6", "（2）（3）=6": a step's number or a factor? Read
-# both ways; where the two readings disagree, the step is not judged. "(1) 2x + 3 = 11" and
-# "（1）2x+3=11" are numbers.
-_NUMBER_OR_FACTOR = re.compile(
-    r"^([ \t]*)(?:\((\d{1,2})\)(?=[(\w.]|[ \t]+\()|（(\d{1,2})）(?=[ \t]*[(（]))"
-)
+# "(12)(12) = 144", "(3) x = 12", "(2)x = 8", "（2）（3）=6": a step's number or a factor? A
+# bracketed number in order ("(2) x = 4" as the second step), then a space or a word (or, in
+# full-width brackets, anything but a bracket) is the step's number; any other is read both
+# ways, and where the two readings disagree the step is not judged.
+_LEADING_NUMBER = re.compile(r"^([ \t]*)(?:\((\d{1,2})\)|（(\d{1,2})）)")
 _TWO_READINGS = "a step's number or a factor: its two readings disagree"
 
 
-def _as_factor(step: str) -> str:
-    return _NUMBER_OR_FACTOR.sub(lambda m: f"{m.group(1)}{m.group(2) or m.group(3)} × ", step)
+def _as_factor(step: str, position: int) -> str:
+    match = _LEADING_NUMBER.match(step)
+    if match is None:
+        return step
+    number, rest = match.group(2) or match.group(3), step[match.end() :]
+    full_width = match.group(3) is not None
+    spaced = rest[:1].isspace() or (full_width and rest.lstrip()[:1] not in "(（")
+    if int(number) == position and spaced and not rest.lstrip().startswith("("):
+        return step
+    return f"{match.group(1)}{number} × {rest.lstrip()}"
 
 
 def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     """One finding per step, in order."""
     findings = _check_step_list(problem, steps)
-    factors = [_as_factor(step) for step in steps]
+    factors = [_as_factor(step, index + 1) for index, step in enumerate(steps)]
     if factors == steps:
         return findings
     other = _check_step_list(problem, factors)

@@ -1,8 +1,8 @@
 """A stated equation refutes only the equation it states (an independent tester, 2026-12-01):
 "Solve 2x + 3 = 11 squared." refuted the right x = 59 ("substituting gives 121 ≠ 11"),
 `incorrect` at confidence 1.0 on /v1/checks and `caution` on a scan both models got right.
-A word right after the last equation that makes its right side another number, or a clause
-that states another equation ("use 13 instead of 11"), ends the rule; a value that breaks a
+Only a word that cannot change the right side may follow the last equation ("for x", "on
+the board", "with care"), and no clause may state another equation ("use 13 instead of 11"); a value that breaks a
 plainly stated equation is still wrong."""
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ from app.symbolic.stated import refutes
         ("Solve 2x + 3 = 11, swapping 11 for 13.", "x = 5"),
         ("Solve 2x + 3 = 11 after adding 2 to the right side.", "x = 5"),
         ("Solve 2x + 3 = 11 where 2x means 2 to the power x.", "x = 3"),
+        # a second tester: any word may change it, so only harmless ones may follow
+        ("解方程 x + 5 = 20万", "x = 199995"),
+        ("解方程 x + 5 = 20打", "x = 235"),
+        ("Solve x + 5 = 20 pairs", "x = 35"),
+        ("Solve x + 5 = 2 gross", "x = 283"),
+        ("Solve 2x + 3 = 11 sq.", "x = 59"),
+        ("Solve x + 5 = 20 negated", "x = -25"),
     ],
 )
 def test_a_right_side_the_words_change_refutes_nothing(problem: str, answer: str) -> None:

@@ -38,18 +38,36 @@ def test_two_denominations_are_not_judged(step: str) -> None:
     assert verdict(step) == "unchecked", step
 
 
+STICKER = "A sticker costs 50 cents. How much do 3 stickers cost?"
+
+
 @pytest.mark.parametrize(
-    ("step", "expected"),
+    ("problem", "step", "expected"),
     [
-        ("$5 × 3 = $15", "ok"),
-        ("5 cents × 3 = 15 cents", "ok"),
-        ("5元+3元=8元", "ok"),
-        ("$5 × 3 = $16", "wrong"),
-        ("5 cents × 3 = 16 cents", "wrong"),
+        (PEN, "$5 × 3 = $15", "ok"),
+        (PEN, "5 × 3 = 15", "ok"),
+        (STICKER, "50 cents × 3 = 150 cents", "ok"),
+        (STICKER, "50 × 3 = 150", "ok"),
+        ("一本书5元，3本多少元？", "5元+3元=8元", "ok"),
+        (PEN, "$5 × 3 = $16", "wrong"),
+        (STICKER, "50 cents × 3 = 160 cents", "wrong"),
     ],
 )
-def test_one_denomination_is_judged(step: str, expected: str) -> None:
-    assert verdict(step) == expected, step
+def test_one_denomination_is_judged(problem: str, step: str, expected: str) -> None:
+    assert verdict(step, problem) == expected, step
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # the other denomination in the problem (a second tester)
+        ("A pen costs 50 cents. How much do 3 pens cost in dollars?", "50 × 3 = $150"),
+        ("一支笔5角，3支多少元？", "5 × 3 = 15元"),
+        (PEN, "5 × 3 = 15 cents"),
+    ],
+)
+def test_the_problems_denomination_counts(problem: str, step: str) -> None:
+    assert verdict(step, problem) == "unchecked", step
 
 
 @pytest.mark.parametrize(
@@ -74,13 +92,20 @@ def test_both_readings_wrong_is_wrong_in_the_products_words() -> None:
 
 
 @pytest.mark.parametrize(
-    ("steps", "expected"),
+    ("problem", "steps", "expected"),
     [
-        (["(1) 2x = 8", "(2) x = 4"], ["ok", "ok"]),  # numbered, a space after the number
-        (["（1）2x+3=11", "（2）x=4"], ["ok", "ok"]),
-        (["(2)x = 8", "x = 4"], ["unchecked", "ok"]),  # 2x = 8, or "x = 8" numbered 2?
+        ("Solve 2x + 3 = 11", ["(1) 2x = 8", "(2) x = 4"], ["ok", "ok"]),  # numbered in order
+        ("Solve 2x + 3 = 11", ["（1）2x+3=11", "（2）x=4"], ["ok", "ok"]),
+        ("Solve 2x + 3 = 11", ["2x + 3 = 11", "(2) 2x = 8", "(3) x = 4"], ["ok", "ok", "ok"]),
+        ("Solve 2x + 3 = 11", ["(2)x = 8", "x = 4"], ["unchecked", "ok"]),  # 2x = 8, or x = 8?
+        # out of order, a number or a factor (a second tester: these were `wrong`)
+        ("Solve 3x = 12", ["(3) x = 12", "x = 4"], ["unchecked", "ok"]),
+        ("Solve 3x = 12", ["（3）x = 12", "x = 4"], ["unchecked", "ok"]),
+        ("What is 2 × 12 + 8?", ["(2) 12 + 8 = 32"], ["unchecked"]),
     ],
 )
-def test_numbered_steps_keep_their_verdicts(steps: list[str], expected: list[str]) -> None:
-    findings = check_step_list("Solve 2x + 3 = 11", steps)
+def test_numbered_steps_keep_their_verdicts(
+    problem: str, steps: list[str], expected: list[str]
+) -> None:
+    findings = check_step_list(problem, steps)
     assert [f.verdict for f in findings] == expected, findings
