@@ -27,7 +27,7 @@ import re
 import unicodedata
 from fractions import Fraction
 
-from app.symbolic.normalize import normalize
+from app.symbolic.normalize import normalized_or_as_written
 from app.symbolic.number_words import as_digits
 from app.symbolic.remainders import quotient_and_remainder, read_remainder_question
 
@@ -41,6 +41,7 @@ _UNSURE = re.compile(
 _NEGATION = re.compile(
     r"\bnot\b|n't\b|\b(?:wrong|incorrect)\b|不是|不等于|并不|不会是|绝不|错", re.IGNORECASE
 )
+_NO_VALUE = re.compile(r"\bnot\s+defined\b|\bdoes\s*n[o']t\s+exist\b", re.IGNORECASE)
 _YES_NO = re.compile(
     r"^\s*(?:is|are|does|do|did|can|could|will|would|was|were|has|have|should)\b"
     r"|\b(?:true\s+or\s+false|yes\s+or\s+no)\b|吗\s*[?？]?\s*$|是否|是不是|对不对|对吗|判断",
@@ -231,11 +232,13 @@ def hedges(answer: str, problem: str, *, approximations: bool = True) -> bool:
     one. `approximations` False: an approximation alone ("≈ 333.33", "about 56") is not
     counted (the sandbox judges it as a rounded value)."""
     text = readable(answer)
-    if read_remainder_question(normalize(problem)) and quotient_and_remainder(normalize(answer)):
+    pair = quotient_and_remainder(normalized_or_as_written(answer))
+    if pair and read_remainder_question(normalized_or_as_written(problem)):
         return False  # "3……2" for 17÷5=□……□: a quotient and a remainder, not a range
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
-    if _NEGATION.search(text) and not _YES_NO.search(problem) and not _CHANCE.search(problem):
+    said = _NO_VALUE.sub(" ", text)  # "not defined" says what the value is: there is none
+    if _NEGATION.search(said) and not _YES_NO.search(problem) and not _CHANCE.search(problem):
         return True
     rounded = any(_places(n) for n in _NUMBER.findall(text))
     rough = _APPROXIMATE.search(text) or any(

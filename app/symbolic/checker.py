@@ -28,7 +28,7 @@ from app.symbolic.expressions import factor_left_to_cancel, fully_factored, numb
 from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
-from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.normalize import ParseError, normalize, normalized_or_as_written
 from app.symbolic.number_words import as_digits
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
@@ -176,6 +176,10 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
         broken = refutes(problem_text, candidate)
         if broken is not None:
             return CheckResult("reject", "substitution", broken)
+        if _DIVIDES_BY_ZERO.search(normalized_or_as_written(problem_text)):
+            # "Ann says 12 ÷ 0 = 0. What is 12 ÷ 0?": models agreeing on 0 verified it
+            why = "the problem divides by zero, in words the checker does not read"
+            return CheckResult("abstain", "none", why, conclusive=True)
         return CheckResult("abstain", "none", "the problem is not one the symbolic checker reads")
     if not candidate or not candidate.strip():
         return CheckResult("reject", "none", "empty answer", expected)
@@ -348,6 +352,12 @@ def _check_no_value(candidate: str, units: frozenset[str], expected: str | None)
 
 
 _NO_VALUE_DETAIL = "it divides by zero: there is no value"
+# A division by a literal zero anywhere (÷ is "/" once normalized): 12 ÷ 0, 5/0, "divided by
+# zero", 除以0. Not 1/0.5 or 3/05.
+_DIVIDES_BY_ZERO = re.compile(
+    r"/\s*0(?![\d.,])|\bdivided\s+by\s+(?:0(?![\d.,])|zero\b)|除以\s*(?:0(?![\d.,])|零)",
+    re.IGNORECASE,
+)
 _NO_VALUE_UNREAD = "it divides by zero, and the answer could not be read as saying so"
 
 
@@ -940,7 +950,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
         quantity = _same_quantity(a, b, problem, question)
         if quantity is None or isinstance(quantity, bool):
             return quantity
-    pair_a, pair_b = quotient_and_remainder(normalize(a)), quotient_and_remainder(normalize(b))
+    pair_a = quotient_and_remainder(normalized_or_as_written(a))
+    pair_b = quotient_and_remainder(normalized_or_as_written(b))
     if pair_a is not None and pair_b is not None:
         return pair_a == pair_b  # "3 余 2" and "3 R 2"
     said_a, said_b = yes_no(a), yes_no(b)

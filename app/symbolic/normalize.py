@@ -423,3 +423,12 @@ def normalize(text: str) -> str:
         raise ParseError("a mixed number before a power: 2 1/2^2 is 25/4 or 9/4?")
     text = text.replace(_MIXED, "")
     return _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)
+
+
+def normalized_or_as_written(text: str) -> str:
+    """`normalize(text)`, or the text itself where normalize refuses it (an invisible
+    character inside a number): for a look at its words, never for a reading."""
+    try:
+        return normalize(text)
+    except ParseError:
+        return text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from app.llm.hedges import hedges
 from app.symbolic.checker import check_answer
 from app.symbolic.problem import extract_problem
 from app.symbolic.solver import solve_text
@@ -95,3 +96,22 @@ async def test_an_echoing_verifier_does_not_make_zero_correct(
     fake_llm.default = Reply(verdict_json(True, 0.99, "undefined, or 0"))
     unread = await check(client, "12 ÷ 0 = ?", "undefined, or 0")
     assert unread["verdict"] == "unknown", unread
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Ann says 12 ÷ 0 = 0. What is 12 ÷ 0?",  # words the reader does not read (a second
+        "Compute 12 ÷ 0 for me.",  # tester: two models agreeing on 0 verified these)
+        "What is 12 divided by zero, please tell me",
+    ],
+)
+def test_a_division_by_zero_the_reader_cannot_read_ends_the_check(problem: str) -> None:
+    result = check_answer(problem, "0")
+    assert (result.verdict, result.conclusive) == ("abstain", True), result
+
+
+def test_no_value_in_words_is_no_negation() -> None:
+    assert not hedges("not defined", "12 ÷ 0 = ?")
+    assert not hedges("does not exist", "12 ÷ 0 = ?")
+    assert hedges("not 13", "How many apples are there?")

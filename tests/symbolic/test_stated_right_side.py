@@ -2,8 +2,8 @@
 "Solve 2x + 3 = 11 squared." refuted the right x = 59 ("substituting gives 121 ≠ 11"),
 `incorrect` at confidence 1.0 on /v1/checks and `caution` on a scan both models got right.
 Only a word that cannot change the right side may follow the last equation ("for x", "on
-the board", "with care"), and no clause may state another equation ("use 13 instead of 11"); a value that breaks a
-plainly stated equation is still wrong."""
+the board", "with care"), and no clause may state another equation ("use 13 instead of
+11"); a value that breaks a plainly stated equation is still wrong."""
 
 from __future__ import annotations
 
