@@ -232,8 +232,8 @@ def hedges(answer: str, problem: str, *, approximations: bool = True) -> bool:
     one. `approximations` False: an approximation alone ("≈ 333.33", "about 56") is not
     counted (the sandbox judges it as a rounded value)."""
     text = readable(answer)
-    pair = quotient_and_remainder(normalized_or_as_written(answer))
-    if pair and read_remainder_question(normalized_or_as_written(problem)):
+    quotient = quotient_and_remainder(normalized_or_as_written(answer))
+    if quotient and read_remainder_question(normalized_or_as_written(problem)):
         return False  # "3……2" for 17÷5=□……□: a quotient and a remainder, not a range
     if _UNSURE.search(text) and not _CHANCE.search(problem):
         return True
