@@ -67,15 +67,23 @@ _MINOR_MONEY = frozenset(
     ["cent", "penny", "pennie", "pence", "dime", "nickel", "jiao", "fen", "角", "毛", "分钱"]
 )
 _CURRENCY_SIGN = re.compile(r"[$€£¥￥]")
-_MAJOR_IN_TEXT = re.compile(
-    r"[$€£¥￥]|\b(?:dollars?|bucks?|euros?|yuan|pounds?|quid)\b|[\d一二三四五六七八九十两]\s*[元块]",
-    re.IGNORECASE,
-)
-_MINOR_IN_TEXT = re.compile(
-    r"\b(?:cents?|penny|pennies|pence|dimes?|nickels?|jiao|fen)\b|[\d一二三四五六七八九十两]\s*[角毛]"
-    r"|分钱",
-    re.IGNORECASE,
-)
+
+
+def _money_in_text(words: frozenset[str]) -> re.Pattern[str]:
+    """The denomination's words in a problem's text: a word (plural too), or a character after
+    a number (5角, 一元); a currency sign stands for the major one."""
+    latin = "|".join(sorted(w for w in words if w.isascii()))
+    after_number = "".join(w for w in words if not w.isascii() and len(w) == 1)
+    longer = "|".join(w for w in words if not w.isascii() and len(w) > 1)
+    return re.compile(
+        rf"\b(?:{latin})s?\b|[\d一二三四五六七八九十两]\s*[{after_number}]"
+        + (f"|{longer}" if longer else ""),
+        re.IGNORECASE,
+    )
+
+
+_MAJOR_IN_TEXT = _money_in_text(_MAJOR_MONEY)
+_MINOR_IN_TEXT = _money_in_text(_MINOR_MONEY)
 # Chinese characters that scale or relate a number (三万, 一半, 两倍, 八折, 七成).
 _CJK_VALUE = re.compile(r"[万千百亿半倍折成分角秒时天周月年小之比和差积商]")
 # Units written with those characters, each one unit to units.py (千米, 小时, 分钟, 秒): a
@@ -1184,7 +1192,7 @@ def read_step(step: str, problem: str = "") -> StepReading:
         scale_drawing=bool(_SCALE_DRAWING.search(step) or _SCALE_DRAWING.search(problem)),
         related_units=units_related_by(problem),
         currency_sign=bool(_CURRENCY_SIGN.search(step)),
-        problem_major=bool(_MAJOR_IN_TEXT.search(problem)),
+        problem_major=bool(_CURRENCY_SIGN.search(problem) or _MAJOR_IN_TEXT.search(problem)),
         problem_minor=bool(_MINOR_IN_TEXT.search(problem)),
         places_asked=_places_asked(step) | _places_asked(problem),
         significant_figures=bool(
