@@ -701,13 +701,28 @@ def _two_denominations(left: _Side, right: _Side, context: Context) -> bool:
     return (major or context.problem_major) and (minor or context.problem_minor)
 
 
+# Between a currency's denominations: 100 cents, 10 jiao or dimes, 20 nickels, 4 quarters.
+_MONEY_FACTORS = frozenset(Fraction(f) for f in (1, 4, 5, 10, 20, 25, 50, 100, 1000))
+
+
+def _money_may_convert(left: _Side, right: _Side) -> bool:
+    """Equal numbers ("$5 × 3 = 15 cents"), or numbers a denomination apart ("$0.25 × 3 = 75
+    cents"): the claim may be right or wrong by its units. "40/5 = 3 dollars" is wrong
+    whatever the coins were."""
+    try:
+        a, b = evaluate(left.tokens), evaluate(right.tokens)
+    except _NOT_JUDGED:
+        return True
+    return not (a and b) or abs(a / b) in _MONEY_FACTORS or abs(b / a) in _MONEY_FACTORS
+
+
 def _judge_pair(
     left: _Side, right: _Side, separator: str, context: Context
 ) -> tuple[Verdict, str] | None:
     """ok / wrong / unchecked for `left = right`; None when a side is not arithmetic."""
     if _measures_multiplied(left) or _measures_multiplied(right):
         return "unchecked", "two measures multiplied (cm × cm): its unit is a square or a cube"
-    if _two_denominations(left, right, context):
+    if _two_denominations(left, right, context) and _money_may_convert(left, right):
         return "unchecked", "money in two denominations (dollars and cents)"
     converted = _judge_converted(left, right, separator, context)
     if converted is not None:

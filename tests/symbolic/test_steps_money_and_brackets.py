@@ -71,6 +71,22 @@ def test_the_problems_denomination_counts(problem: str, step: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        (PEN, "$0.25 × 3 = 76 cents"),  # 75 cents, or 0.75 dollars: 76 is neither
+        (
+            # ProcessBench GSM8K dev, item 141: wrong whatever the coins were
+            "Brady has 100 pennies, 40 nickels, 20 dimes, and 40 pieces of dollar bills. "
+            "How much does Brady have in his piggy bank in dollars?",
+            r"the value of the nickels is: \[ \frac{40}{5} = 3 \text{ dollars} \]",
+        ),
+    ],
+)
+def test_numbers_no_denomination_explains_are_wrong(problem: str, step: str) -> None:
+    assert verdict(step, problem) == "wrong", step
+
+
+@pytest.mark.parametrize(
     "step",
     [
         "(12)(12) = 144",
