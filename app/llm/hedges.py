@@ -30,6 +30,7 @@ from fractions import Fraction
 from app.symbolic.normalize import normalized_or_as_written
 from app.symbolic.number_words import as_digits
 from app.symbolic.remainders import quotient_and_remainder, read_remainder_question
+from app.symbolic.vocabulary import NO_VALUE_WORDS
 
 _UNSURE = re.compile(
     r"\b(maybe|perhaps|probably|possibly|likely|i think|i guess|i believe|i would say|guess"
@@ -41,7 +42,7 @@ _UNSURE = re.compile(
 _NEGATION = re.compile(
     r"\bnot\b|n't\b|\b(?:wrong|incorrect)\b|不是|不等于|并不|不会是|绝不|错", re.IGNORECASE
 )
-_NO_VALUE = re.compile(r"\bnot\s+defined\b|\bdoes\s*n[o']t\s+exist\b", re.IGNORECASE)
+_NO_VALUE = re.compile(rf"\b(?:{NO_VALUE_WORDS})\b", re.IGNORECASE)
 _YES_NO = re.compile(
     r"^\s*(?:is|are|does|do|did|can|could|will|would|was|were|has|have|should)\b"
     r"|\b(?:true\s+or\s+false|yes\s+or\s+no)\b|吗\s*[?？]?\s*$|是否|是不是|对不对|对吗|判断",

@@ -48,6 +48,7 @@ from app.symbolic.units import (
     split_unit,
     units_in,
 )
+from app.symbolic.vocabulary import NO_VALUE_WORDS
 from app.symbolic.worked_out import worked_out
 
 # math-verify warns on every call that we disabled its signal-based timeout; we bound time with
@@ -271,8 +272,10 @@ _UNREAD = "the exact value is known, and the answer could not be read as it"
 _PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:\s*/\s*\d+)?")
 
 
-def _option_verdicts(choices: Choices) -> dict[str, CheckResult]:
-    return {letter: check_answer(choices.stem, text) for letter, text in choices.options.items()}
+def _option_verdicts(choices: Choices) -> tuple[dict[str, CheckResult], list[str]]:
+    """Each option checked as an answer to the stem, and the letters of those that are right."""
+    verdicts = {letter: check_answer(choices.stem, t) for letter, t in choices.options.items()}
+    return verdicts, [letter for letter, v in verdicts.items() if v.verdict == "approve"]
 
 
 def _check_choice(choices: Choices, candidate: str) -> CheckResult:
@@ -281,8 +284,7 @@ def _check_choice(choices: Choices, candidate: str) -> CheckResult:
     letter = chosen(candidate, choices)
     if letter is None:
         return check_answer(choices.stem, candidate)
-    verdicts = _option_verdicts(choices)
-    right = [key for key, verdict in verdicts.items() if verdict.verdict == "approve"]
+    verdicts, right = _option_verdicts(choices)
     expected = right[0] if len(right) == 1 else None
     if letter not in verdicts:
         return CheckResult("reject", "none", f"there is no option {letter}", expected)
@@ -315,8 +317,7 @@ def solve_reading_with_choices(text: str) -> tuple[bool, SymbolicSolution | None
     read, solution = solve_reading(choices.stem)
     if solution is None:
         return read, None
-    verdicts = _option_verdicts(choices)
-    right = [key for key, verdict in verdicts.items() if verdict.verdict == "approve"]
+    verdicts, right = _option_verdicts(choices)
     if len(right) != 1 or any(v.verdict != "reject" for k, v in verdicts.items() if k != right[0]):
         return read, None
     letter = right[0]
@@ -329,8 +330,7 @@ def solve_reading_with_choices(text: str) -> tuple[bool, SymbolicSolution | None
 _NO_VALUE = re.compile(
     r"(?:[\d\s.()+\-×*]*[÷/][\d\s.()+\-×*÷/]*(?:\bis\b|=|等于)\s*)?"
     r"(?:(?:it|this|the\s+(?:answer|value|result|quotient))\s+is\s+)?"
-    r"(?:undefined|not\s+defined|(?:has\s+)?no\s+value|does\s*n[o']t\s+exist|dne"
-    r"|无意义|没有意义|不存在)\s*[.!。]?",
+    rf"(?:{NO_VALUE_WORDS})\s*[.!。]?",
     re.IGNORECASE,
 )
 _INFINITY = re.compile(r"[-+]?\s*(?:∞|infinity|infinite|无穷大?)\s*[.。]?", re.IGNORECASE)

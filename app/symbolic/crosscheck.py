@@ -13,7 +13,6 @@ nothing but sympy constructors: no builtins, no attribute access.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
@@ -25,7 +24,7 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
-from app.symbolic.evaluation import UndefinedValue, evaluate
+from app.symbolic.evaluation import UndefinedValue, evaluate, has_no_value
 from app.symbolic.normalize import ParseError
 from app.symbolic.parsing import tokenize
 
@@ -202,14 +201,10 @@ def readings_agree(text: str, first: sp.Expr) -> bool:
 def both_undefined(text: str, first: sp.Expr) -> bool:
     """Do both readings of `text`, ours (`first`) and sympy's, find a number divided by zero?
     Then the expression is read, and it has no value (12 ÷ 0 = ?)."""
-    if first.free_symbols:
+    if first.free_symbols or not has_no_value(first):
         return False
-    return _undefined(lambda: evaluate(first)) and _undefined(lambda: second_reading(text))
-
-
-def _undefined(read: Callable[[], sp.Expr]) -> bool:
     try:
-        read()
+        second_reading(text)
     except UndefinedValue:
         return True
     except (ParseError, TypeError, ValueError, ZeroDivisionError):

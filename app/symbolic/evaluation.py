@@ -27,6 +27,17 @@ class UndefinedValue(ParseError):
     tan 90°, log 0). Which expression it is stays the reader's to say (both readings)."""
 
 
+def has_no_value(expr: sp.Expr) -> bool:
+    """Does evaluating `expr` meet a division by zero? (Any other failure: False.)"""
+    try:
+        evaluate(expr)
+    except UndefinedValue:
+        return True
+    except (ParseError, TypeError, ValueError, ZeroDivisionError):
+        return False
+    return False
+
+
 def _digits(value: sp.Rational) -> float:
     return max(math.log10(abs(int(value.p)) or 1), math.log10(int(value.q)))
 

@@ -25,6 +25,7 @@ from app.symbolic.evaluation import (
     UndefinedValue,
     evaluate,
     format_value,
+    has_no_value,
     is_plain_number,
     real_throughout,
 )
@@ -233,14 +234,6 @@ def _parse_checked(text: str, undefined: bool = False) -> sp.Expr:
     return expr
 
 
-def _has_no_value(expr: sp.Expr) -> bool:
-    try:
-        evaluate(expr)
-    except UndefinedValue:
-        return True
-    return False
-
-
 # "Solve for x", "solve for x and y", "… = 10. Find x.", "求 x": a bare letter anywhere else
 # ("what is a:b", "x to the y") asks something the reader does not model.
 _FOR = re.compile(r"\b(?:for|find|determine)\s*$|求\s*$", re.IGNORECASE)
@@ -395,7 +388,7 @@ def _read(original: str) -> MathProblem | None:
         return None  # significant figures of each root, of a percent…: not read
     parts = [e for _, e in expressions] + ([target.expression] if target else [])
     if (equations or conditions or mentions) and any(
-        e is not None and _has_no_value(e) for e in parts
+        e is not None and has_no_value(e) for e in parts
     ):
         return None  # "If x = 3, what is x/0?": only plain arithmetic may have no value
     if equations:

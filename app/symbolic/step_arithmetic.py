@@ -25,6 +25,7 @@ from app.symbolic.normalize import ParseError
 from app.symbolic.step_text import Token, to_plain, tokenize
 from app.symbolic.step_units import read_sides, reads_as_unit, related_in, units_related_by
 from app.symbolic.units import UNITS, convert, unit_name
+from app.symbolic.vocabulary import word_set
 
 Verdict = str  # ok | wrong | unchecked
 
@@ -62,10 +63,8 @@ _CONVERTIBLE_UNITS = """
 CONVERTIBLE_UNITS = frozenset(_CONVERTIBLE_UNITS.split())
 # Money's two denominations: a value in one is no value in the other ($5 × 3 = 15 cents), and
 # between them the factor is the currency's (100, 10, 5 for a nickel), so neither is judged.
-_MAJOR_MONEY = frozenset(["dollar", "buck", "euro", "yuan", "pound", "quid", "元", "块"])
-_MINOR_MONEY = frozenset(
-    ["cent", "penny", "pennie", "pence", "dime", "nickel", "jiao", "fen", "角", "毛", "分钱"]
-)
+_MAJOR_MONEY = word_set("dollar buck euro yuan pound quid 元 块")
+_MINOR_MONEY = word_set("cent penny pennie pence dime nickel jiao fen 角 毛 分钱")
 _CURRENCY_SIGN = re.compile(r"[$€£¥￥]")
 
 

@@ -82,3 +82,9 @@ _CHINESE_TASK_PHRASES = [
     "的",
 ]
 CHINESE_TASK_WORDS = re.compile("|".join(_CHINESE_TASK_PHRASES))
+
+# What an answer says when the value does not exist (12 ÷ 0): a pattern to place in others.
+NO_VALUE_WORDS = (
+    r"undefined|not\s+defined|(?:has\s+)?no\s+value|does\s*n[o']t\s+exist|dne"
+    r"|无意义|没有意义|不存在"
+)
