@@ -50,6 +50,8 @@ def choices_in(text: str) -> Choices | None:
     small = letters == [c.lower() for c in expected]
     if len(markers) < 2 or not (small or letters == expected):
         return None
+    if text[: markers[0].start()].rstrip()[-1:].isalnum():
+        return None  # "… than jar A. Jar C has …": a name ending a sentence, not option A
     letters = expected
     ends = [m.start() for m in markers[1:]] + [len(text)]
     options = {
@@ -60,7 +62,24 @@ def choices_in(text: str) -> Choices | None:
     stem = _LEAD.sub("", stem).strip()
     if not stem or not all(options.values()):
         return None
+    if not all(_whole(part) for part in (stem, *options.values())):
+        return None  # "(1 + a)(1 + b)(1 + c)": letters inside mathematics, cut apart
     return Choices(stem, options, small)
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{", "）": "（"}
+
+
+def _whole(part: str) -> bool:
+    """Every bracket it opens it closes, and its $…$ mathematics is closed: a stem or an
+    option, not a piece of an expression."""
+    stack: list[str] = []
+    for ch in part:
+        if ch in "([{（":
+            stack.append(ch)
+        elif ch in _PAIRS and (not stack or stack.pop() != _PAIRS[ch]):
+            return False
+    return not stack and part.replace("\\$", "").count("$") % 2 == 0
 
 
 def chosen(answer: str, choices: Choices) -> str | None:

@@ -103,3 +103,23 @@ async def test_an_echoing_verifier_does_not_make_a_wrong_option_correct(
     assert (wrong["verdict"], wrong["method"]) == ("incorrect", "programmatic"), wrong
     right = await check(client, SUM, "B")
     assert (right["verdict"], right["expected"]) == ("correct", "B"), right
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ProcessBench MATH dev has one like it: "a)", "b)" inside the mathematics were read
+        # as options, and the stem ended at "(1 +"
+        "Let a, b, c, d be positive. Find the minimum of (1 + a)(1 + b)(1 + c)(1 + d).",
+        "Solve (x - a)(x - b) = 0 for x.",
+        "What is $a) + b) + c)$?",
+    ],
+)
+def test_letters_inside_mathematics_are_no_options(text: str) -> None:
+    assert choices_in(text) is None
+
+
+def test_a_name_ending_a_sentence_is_no_option() -> None:
+    # GSM8K train has two like it: "jar A." read as option A cut the stem at "than jar"
+    text = "Jar B has 12 more marbles than jar A. Jar C has twice as many as jar B. How many?"
+    assert choices_in(text) is None
