@@ -27,11 +27,15 @@ class StatusRepository:
         reason: str,
         evidence_ids: list[str],
         answer_before: str | None = None,
+        confidence: float | None = None,
+        calibrated: bool = False,
     ) -> bool:
         """Move the badge to `to` and append the change, with the answer and confidence it
         leaves, to `status_history` (row-locked on Postgres, so two checks finishing together
-        both land). A caller that replaced the answer passes `answer_before`: the change is
-        recorded even when the badge stays. False: nothing changed."""
+        both land). `confidence` (a calibrated P when `calibrated`) replaces the stored one, so
+        the badge and its figure never disagree; None keeps it. A caller that replaced the
+        answer passes `answer_before`: the change is recorded even when the badge stays.
+        False: nothing changed."""
         solution = await self.session.scalar(
             select(Solution).where(Solution.id == solution_id).with_for_update()
         )
@@ -40,6 +44,9 @@ class StatusRepository:
         new_answer = answer_before is not None and answer_before != solution.final_answer
         if solution.verification_status == to and not new_answer:
             return False
+        if confidence is not None:
+            solution.verification_confidence = confidence
+            solution.confidence_calibrated = calibrated
         entry = {
             "at": datetime.now(UTC).isoformat(),
             "from": solution.verification_status,

@@ -17,8 +17,15 @@ AGREEMENT = ("exact_match", "semantic_aggregation", "weighted_majority")
 
 @dataclass(frozen=True, slots=True)
 class StatusChange:
+    """A move of the badge, with the confidence it leaves: the one model's P where it read the
+    ledger (`calibrated`), a proof's 1 or 0, else the raw signal the change rests on (a panel's
+    approval share, the returned answer's share of a consensus vote). None: no new figure,
+    the stored one stays."""
+
     to: Status
     reason: str
+    confidence: float | None = None
+    calibrated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,24 +69,25 @@ def after_consensus(
     approved_outside: int = 0,
     rejected_outside: int = 0,
     plain: bool = True,
+    score: float | None = None,
 ) -> StatusChange | None:
     """`confirmations`: other providers whose answers agree with the returned one;
     `approved_outside`, `rejected_outside`: independent verifiers (not on a provider that voted)
-    that approved or rejected it. An agreement of solvers verifies only once validated
+    that approved or rejected it; `score`: the returned answer's share of the voters' weight
+    (the raw confidence a change leaves). An agreement of solvers verifies only once validated
     (`consensus_validated`): three solvers sharing 0 for 9 ÷ 0 while every verifier abstained
     verified it, and three saying 41 against two verifiers computing 40 verify nothing."""
     if approved is None or method not in ("proof", *AGREEMENT):
         return None
     if not approved:
-        if current == "verified" and not proven_at_response:
-            return StatusChange("caution", f"a later consensus check rejected it ({method})")
-        if current == "unverified":
-            return StatusChange("caution", f"a later consensus check rejected it ({method})")
+        if current == "unverified" or (current == "verified" and not proven_at_response):
+            why = f"a later consensus check rejected it ({method})"
+            return StatusChange("caution", why, 0.0 if method == "proof" else score)
         return None
     if current == "verified":
         return None
     if method == "proof":
-        return StatusChange("verified", "a later check proved it")
+        return StatusChange("verified", "a later check proved it", 1.0)
     if (
         current == "unverified"
         and confirmations >= min_confirmations
@@ -90,6 +98,7 @@ def after_consensus(
             "verified",
             f"{confirmations} other providers agreed independently ({method}), and a verifier"
             " outside the vote approved it",
+            score,
         )
     return None
 
@@ -102,7 +111,7 @@ def after_spot_check(
     abstentions (a budget outage), a thin or split panel — is no evidence: nothing moves."""
     if current == "verified" and credible is False and not proven_at_response:
         share = "" if score is None else f" ({score:.0%} approving)"
-        return StatusChange("caution", f"a spot check's verifier panel rejected it{share}")
+        return StatusChange("caution", f"a spot check's verifier panel rejected it{share}", score)
     return None
 
 
@@ -126,9 +135,9 @@ def after_later_panel(
     if badge == "verified" and not (may_verify and plain):
         return None
     if badge == "verified":
-        return StatusChange("verified", f"with {by} the evidence verifies it (P {probability:.2f})")
-    if badge == "caution":
-        return StatusChange("caution", f"{by} turned the evidence against it (P {probability:.2f})")
-    return StatusChange(
-        "unverified", f"with {by} the evidence no longer verifies it (P {probability:.2f})"
-    )
+        why = f"with {by} the evidence verifies it (P {probability:.2f})"
+    elif badge == "caution":
+        why = f"{by} turned the evidence against it (P {probability:.2f})"
+    else:
+        why = f"with {by} the evidence no longer verifies it (P {probability:.2f})"
+    return StatusChange(badge, why, probability, calibrated=True)

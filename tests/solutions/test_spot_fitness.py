@@ -71,6 +71,10 @@ async def test_a_rejecting_panel_turns_verified_to_caution_and_stages_mars(
     assert outcome.startswith("rejected") and outcome.endswith("badge → caution")
     solution = await solution_of(services, solution_id)
     assert solution.verification_status == "caution"
+    # The figure follows the badge: the panel's approval share (raw: no model fitted), not
+    # the 0.95 the response carried beside "verified".
+    assert solution.verification_confidence == 0.0 and not solution.confidence_calibrated
+    assert solution.status_history[-1]["confidence"] == 0.0
     assert await mars_staged(services, solution_id)
     row = await fitness_of(services, name)
     assert row is not None and (row.n_correct, row.n_validated) == (0, 1)
@@ -88,4 +92,9 @@ async def test_a_consensus_rejection_stages_mars_once(services: Resources) -> No
     )
     outcome = await TASKS["consensus_check"](ctx, solution_id)
     assert outcome.endswith("badge → caution")
+    # Its confidence: the returned answer's share of the vote (one of four, weighted), no
+    # longer the response's 0.95.
+    solution = await solution_of(services, solution_id)
+    assert 0.0 < solution.verification_confidence < 0.5
+    assert solution.status_history[-1]["confidence"] == solution.verification_confidence
     assert await mars_staged(services, solution_id)

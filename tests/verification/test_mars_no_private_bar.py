@@ -137,3 +137,7 @@ async def test_a_fitted_model_reads_mars_like_any_verifier(services: Resources) 
     outcome, stored = await mars_with(services, evidence_model(8.0, knows_mars=True), "known")
     assert (stored.final_answer, stored.verification_status) == ("x = 4", "verified")
     assert "verifies its new answer (P 0.98)" in stored.status_history[-1]["reason"]
+    # The answer, badge and figure move together: the model's P, not MARS's own 0.95.
+    assert stored.verification_confidence == pytest.approx(0.982, abs=0.001)
+    assert stored.confidence_calibrated
+    assert stored.status_history[-1]["confidence"] == stored.verification_confidence

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from app.llm.registry import build_registry
 from app.resources import Resources
 from app.verification.calibration import Calibrator
@@ -63,6 +65,10 @@ async def test_two_rejections_the_raw_rule_ignores_turn_the_model_against_it(
     read = await solution_of(services, await spot(services, model(), *replies))
     assert read.verification_status == "caution"
     assert "against it (P 0.21)" in read.status_history[-1]["reason"]
+    # The stored figure is the model's P, the one the badge follows (not the response's).
+    assert read.verification_confidence == pytest.approx(0.21, abs=0.005)
+    assert read.confidence_calibrated
+    assert read.status_history[-1]["confidence"] == read.verification_confidence
 
 
 PANEL = tuple(
@@ -94,6 +100,7 @@ async def test_approvals_verify_only_where_the_model_knows_every_voter(
         "with a spot check's panel the evidence verifies it (P 0.98)"
         in read.status_history[-1]["reason"]
     )
+    assert read.verification_confidence == pytest.approx(0.98, abs=0.005)
 
 
 def test_the_later_panel_rule() -> None:

@@ -157,6 +157,12 @@ def badge_after(
     )
 
 
+def weight_share(nodes: Sequence[NodeAnswer], groups: Sequence[list[int]]) -> float:
+    """The returned answer's (node 0's) share of the voters' weight: its group's."""
+    ours = next((group for group in groups if 0 in group), [0])
+    return sum(nodes[i].weight for i in ours) / (sum(n.weight for n in nodes) or 1.0)
+
+
 async def _proof(sandbox: SymbolicSandbox, problem: str, answer: str) -> Proof | None:
     return _as_proof(await programmatic_verdict(sandbox, problem, answer))
 
@@ -181,7 +187,12 @@ async def follow_badge(
         return ""
     await session.flush()  # the rows get their ids
     moved = await StatusRepository(session).change_status(
-        solution.id, change.to, reason=change.reason, evidence_ids=[str(r.id) for r in rows]
+        solution.id,
+        change.to,
+        reason=change.reason,
+        evidence_ids=[str(r.id) for r in rows],
+        confidence=change.confidence,
+        calibrated=change.calibrated,
     )
     if not moved:
         return ""
@@ -351,6 +362,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             approved_outside=approvals if approved else 0,
             rejected_outside=rejections,
             plain=plainly_one_value(solution.final_answer or "", solution.scan.problem_text),
+            score=weight_share(nodes, result.groups),
         )
         if result.method != "proof" and approved is not None:
             # No rule of its own once a model is fitted: the vote joins the ledger. The model

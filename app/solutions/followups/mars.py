@@ -32,7 +32,7 @@ from app.solutions.followups.consensus import fitted_model
 from app.solutions.status_repository import StatusRepository
 from app.verification.admission import admitted_verifiers
 from app.verification.combiner import judge_ledger
-from app.verification.evidence_status import Status
+from app.verification.evidence_status import StatusChange
 from app.verification.mars import Mars, MarsConfig, MarsResult
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
 from app.verification.validator import Stage, Thresholds, ValidationOutcome, validate
@@ -89,25 +89,27 @@ async def _validate(jobs: JobContext, solution: Solution, result: MarsResult) ->
 
 def _decide(
     jobs: JobContext, outcome: ValidationOutcome, *, plain: bool
-) -> tuple[bool, Status, str]:
-    """Whether MARS's answer replaces the stored one, its badge and why. No private bar: a
-    proof decides; else the one fitted model reads the new answer's ledger; before any model
-    is fitted, the raw rule (MARS's score at `mars_threshold`), never verified."""
+) -> tuple[bool, StatusChange]:
+    """Whether MARS's answer replaces the stored one, and the badge it gets, why, and with
+    what confidence. No private bar: a proof decides; else the one fitted model reads the new
+    answer's ledger; before any model is fitted, the raw rule (MARS's score at
+    `mars_threshold`), never verified."""
     decisive = next((v for v in reversed(outcome.verdicts) if v.decisive), None)
     if decisive is not None and decisive.method in PROOF_METHODS:
-        return outcome.passed is True, "verified", f"MARS second chance, {decisive.method} verified"
+        why = f"MARS second chance, {decisive.method} verified"
+        return outcome.passed is True, StatusChange("verified", why, outcome.confidence)
     calibrator = fitted_model(jobs)
     if calibrator is None:
         why = "MARS second chance: its agents agreed on a new answer; no proof yet"
-        return outcome.passed is True, "unverified", why
+        return outcome.passed is True, StatusChange("unverified", why, outcome.confidence)
     badge, probability, may_verify = judge_ledger(calibrator, outcome.verdicts)
     if badge == "caution":
-        return False, "caution", ""
+        return False, StatusChange("caution", "")
     if badge == "verified" and may_verify and plain:
         why = f"MARS second chance: the evidence verifies its new answer (P {probability:.2f})"
-        return True, "verified", why
+        return True, StatusChange("verified", why, probability, calibrated=True)
     why = f"MARS second chance: a new answer the evidence is not against (P {probability:.2f})"
-    return True, "unverified", why
+    return True, StatusChange("unverified", why, probability, calibrated=True)
 
 
 async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
@@ -150,7 +152,7 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
     outcome = await _validate(jobs, solution, result)
     best = result.best
     plain = plainly_one_value(best.answer, solution.scan.problem_text)
-    improved, status, reason = _decide(jobs, outcome, plain=plain)
+    improved, change = _decide(jobs, outcome, plain=plain)
 
     async def write() -> None:
         async with jobs.transaction() as session:
@@ -175,13 +177,14 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
                 stored.final_answer = best.answer
                 stored.steps = _steps(best.text)
                 stored.provider = best.agent
-                stored.verification_confidence = outcome.confidence
                 await StatusRepository(session).change_status(
                     stored.id,
-                    status,
-                    reason=reason,
+                    change.to,
+                    reason=change.reason,
                     evidence_ids=[str(r.id) for r in records],
                     answer_before=answer_before,
+                    confidence=change.confidence,
+                    calibrated=change.calibrated,
                 )
 
     # A single-writer database may refuse the write while another one holds its lock.
