@@ -280,7 +280,8 @@ _DIVIDE_BY_FRACTION = re.compile(r"÷\s*((?:\d+\s+)?\d+\s*/\s*\d+)(?![\d.]|\s*[a
 # Repeating decimals: 0.\overline{3}, 0.1\dot{6}, 0.\dot{1}4285\dot{7}, 0.3̇ (a combining dot
 # above), 0.(3). Each is an exact fraction. "0.1(6)" is refused: 0.1666… or 0.1 × 6?
 _REPEAT_MARK = r"\\dot\s*\{\d\}|\\dot\s*\d|\\overline\s*\{\d+\}|\d[\u0307\u0305]"
-_MARKED_DECIMAL = re.compile(rf"(?<![\d.])(\d+)\.((?:{_REPEAT_MARK}|\d)+)")
+# The whole part may be left out, as in "(.\overline{6})" (0.666…), but not after a letter.
+_MARKED_DECIMAL = re.compile(rf"(?:(?<![\d.])(\d+)|(?<![\d.A-Za-z)]))\.((?:{_REPEAT_MARK}|\d)+)")
 _PAREN_REPEAT = re.compile(r"(?<![\d.])(\d+)\.\(\s*(\d+)\s*\)")
 _PAREN_AFTER_DECIMAL = re.compile(r"(?<![\d.])\d+\.\d+\(\s*\d+\s*\)")
 _ELLIPSIS_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?:\.{3,}|…)")
@@ -300,7 +301,7 @@ def repeating_fraction(whole: str, fixed: str, block: str) -> str:
 
 
 def _marked(match: re.Match[str]) -> str:
-    whole, body = match.group(1), match.group(2)
+    whole, body = match.group(1) or "0", match.group(2)
     if not re.search(_REPEAT_MARK, body):
         return match.group(0)
     digits: list[tuple[str, bool]] = []  # (digit, in the repeating block as marked)

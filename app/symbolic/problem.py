@@ -45,10 +45,8 @@ from app.symbolic.prose import (
 )
 from app.symbolic.questions import (
     DECIMAL_PLACES,
-    DIGIT_SUM,
+    counted,
     decimal_places_of_product,
-    digit_count,
-    digit_sum,
     has_top_level_sum,
     plain_number_text,
     read_comparison,
@@ -82,7 +80,8 @@ class MathProblem:
     # fraction, percent ("3/8 as a percent": 37.5%); None: any.
     form: str | None = None
     unit: str | None = None  # the unit the answer is asked in ("Convert 72 km/h to m/s")
-    # "property": what is asked about `expression` (digits | digit_sum | decimal_places) and
+    # "property": what is asked about `expression` (digits | digit_sum | units_digit |
+    # factor_count | decimal_places) and
     # the answer, counted when the problem is read.
     asked: str | None = None
     count: int | None = None
@@ -490,13 +489,30 @@ def _plain_value(text: str) -> tuple[sp.Expr, sp.Expr]:
     return read.expression, value
 
 
+_MATH_SPAN = re.compile(r"\$([^$]+)\$")
+
+
+def _one_math_span(original: str, inner: str) -> bool:
+    """Is `inner` (normalized) all of one $…$ of the original text? Its delimiters group it:
+    "the units digit of $19^{19}+99^{99}$" asks about the sum."""
+    wanted = re.sub(r"\s+", "", inner)
+    for span in _MATH_SPAN.finditer(original):
+        try:
+            written = normalize(span.group(1))
+        except ParseError:
+            continue
+        if re.sub(r"[\s]+", "", written) == wanted:
+            return True
+    return False
+
+
 def _question(text: str, original: str) -> tuple[bool, MathProblem | None]:
     """How many digits, the digit sum, how many decimal places, which is larger: (whether the
     text asks one, the problem or None when it is not read with certainty)."""
     asked = read_property_question(text)
     if asked is not None:
-        if has_top_level_sum(asked.inner):
-            return True, None  # "the sum of the digits of 99 + 1": 1 or 19?
+        if has_top_level_sum(asked.inner) and not _one_math_span(original, asked.inner):
+            return True, None  # "the sum of the digits of 99 + 1": 1 or 19? ($99 + 1$: 1)
         if re.search(r"[?？\u3400-\u9fff]", asked.inner):
             return True, None  # "2^10等于多少？是几位数？": two questions, or words read as math
         expression, value = _plain_value(asked.inner)
@@ -505,8 +521,7 @@ def _question(text: str, original: str) -> tuple[bool, MathProblem | None]:
         elif not (value.is_Integer and value > 0):
             return True, None  # digits of 3.14, of -12, of 0: not what school counts
         else:
-            number = int(value)
-            count = digit_sum(number) if asked.kind == DIGIT_SUM else digit_count(number)
+            count = counted(asked.kind, int(value))
         if count is None:
             return True, None
         return True, MathProblem(

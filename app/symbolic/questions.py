@@ -1,6 +1,7 @@
 """Questions whose words change what is asked about a value: how many digits it has, the sum
-of its digits, how many decimal places a product of decimals has, which of two numbers is the
-larger ("多少位", "how many digits", "sum of the digits", "哪个大", "比较大小").
+of its digits, its units digit, how many factors it has, how many decimal places a product of
+decimals has, which of two numbers is the larger ("多少位", "how many digits", "sum of the
+digits", "the units digit of", "how many factors", "哪个大", "比较大小").
 
 Each is read only when the whole text is one of the phrasings below; any other text with such a
 word is left to the general reader, whose allowlist refuses it. What is counted must be beyond
@@ -8,7 +9,11 @@ doubt:
 
 - digits and digit sums are those of a positive whole number, written as one term (a number, a
   power, a factorial, a product or a bracket): "the sum of the digits of 99 + 1" could be 1 or
-  19, so a top-level + or - is refused;
+  19, so a top-level + or - is refused; a units digit is the last digit of a positive whole
+  number ("the units digit of 19^19 + 99^99": of the sum, as MATH and schools read it);
+- factors (divisors) are the positive ones of a positive whole number up to 10^12, as school
+  counts them ("How many positive factors does 48 have?" 10); "prime factors" (with their
+  multiplicity or without?) is not read;
 - decimal places are those of a product of plain decimals, only when the school rule (add the
   factors' places) and the exact product agree: 0.25 × 0.4 = 0.1 has one place by value and
   three by the rule, and is refused;
@@ -21,8 +26,13 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+import sympy
+
 DIGITS = "digits"
 DIGIT_SUM = "digit_sum"
+UNITS_DIGIT = "units_digit"
+FACTOR_COUNT = "factor_count"
+MAX_FACTORED = 10**12
 DECIMAL_PLACES = "decimal_places"
 LARGER = "max"
 SMALLER = "min"
@@ -32,7 +42,7 @@ SMALLER = "min"
 class PropertyQuestion:
     """'How many digits does 2^10 have?' → PropertyQuestion('digits', '2^10')."""
 
-    kind: str  # digits | digit_sum | decimal_places
+    kind: str  # digits | digit_sum | units_digit | factor_count | decimal_places
     inner: str
 
 
@@ -119,6 +129,41 @@ _PROPERTY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:各\s*(?:个)?\s*(?:数)?\s*位\s*(?:上)?\s*的?\s*数字\s*(?:之|的)?\s*和|数字之和|数字和)"
             rf"\s*(?:是|为|等于)?\s*(?:多少|几)?{_END}"
         ),
+    ),
+    (
+        UNITS_DIGIT,
+        re.compile(
+            r"^\s*(?:(?:what\s+is|find|determine|compute|give)\s+)?the\s+(?:units?|ones)\s+"
+            rf"digit\s+(?:of|in)\s+{_THE_NUMBER}{_E}{_END}",
+            _I,
+        ),
+    ),
+    (
+        UNITS_DIGIT,
+        re.compile(
+            rf"^\s*(?:求\s*)?{_E}\s*的\s*个位\s*(?:上\s*的?\s*)?(?:数字|数)?\s*(?:是|为)\s*"
+            rf"(?:多少|几){_END}"
+        ),
+    ),
+    (
+        FACTOR_COUNT,
+        re.compile(
+            r"^\s*how\s+many\s+(?:positive\s+)?(?:whole[-\s]number\s+|integer\s+)?"
+            rf"(?:factors|divisors)\s+(?:does|do)\s+{_THE_NUMBER}{_E}\s+have{_END}",
+            _I,
+        ),
+    ),
+    (
+        FACTOR_COUNT,
+        re.compile(
+            r"^\s*(?:what\s+is\s+|find\s+)?the\s+number\s+of\s+(?:positive\s+)?"
+            rf"(?:factors|divisors)\s+of\s+{_THE_NUMBER}{_E}{_END}",
+            _I,
+        ),
+    ),
+    (
+        FACTOR_COUNT,
+        re.compile(rf"^\s*{_E}\s*(?:有|的因数有)\s*(?:几|多少)\s*个\s*(?:因数)?{_END}"),
     ),
 ]
 
@@ -254,9 +299,32 @@ def digit_sum(value: int) -> int:
     return sum(int(d) for d in str(value))
 
 
+def factor_count(value: int) -> int | None:
+    """How many positive whole numbers divide `value` (None past MAX_FACTORED)."""
+    if value > MAX_FACTORED:
+        return None
+    count = 1
+    for power in sympy.factorint(value).values():
+        count *= power + 1
+    return count
+
+
+def counted(kind: str, value: int) -> int | None:
+    """What a property question asks of the positive whole number `value`."""
+    if kind == DIGIT_SUM:
+        return digit_sum(value)
+    if kind == UNITS_DIGIT:
+        return value % 10
+    if kind == FACTOR_COUNT:
+        return factor_count(value)
+    return digit_count(value)
+
+
 _COUNT_SUFFIX = {
     DIGITS: r"(?:位数|位|个数字|digits?)",
     DIGIT_SUM: r"",
+    UNITS_DIGIT: r"",
+    FACTOR_COUNT: r"(?:个因数|个|factors?|divisors?)",
     DECIMAL_PLACES: r"(?:位小数|位|decimal\s+places?|places?|digits?)",
 }
 _CHINESE_NUMERALS = {

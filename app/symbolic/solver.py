@@ -239,6 +239,8 @@ _RELATION_LATEX = {"=": "=", "≠": r"\ne", "<": "<", ">": ">", "≤": r"\le", "
 _PROPERTY_STEPS = {
     "digits": "Count its digits",
     "digit_sum": "Add its digits",
+    "units_digit": "Read its units digit",
+    "factor_count": "Count its positive factors (from its prime factorization)",
     "decimal_places": "Count the decimal places: the factors' places add up to the product's",
 }
 

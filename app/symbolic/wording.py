@@ -30,6 +30,7 @@ _END = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/+\-])"
 # After the second operand of a sum, + and - change nothing: a + (b - c) = (a + b) - c.
 _END_SUM = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/])"
 _I = re.IGNORECASE
+_IMPERATIVE = r"^\s*(?:please\s+)?"
 
 
 def _sub(pattern: str, template: str, flags: int = 0) -> tuple[re.Pattern[str], str]:
@@ -98,6 +99,13 @@ _REWRITES = [
     _sub(rf"{_START}{_NUM}\s*(?:与|和)\s*{_NUM}\s*的差", r"((\1)-(\2))"),
     _sub(rf"{_START}{_NUM}\s*(?:与|和)\s*{_NUM}\s*的积", r"((\1)*(\2))"),
     _sub(rf"{_START}{_NUM}\s*(?:与|和)\s*{_NUM}\s*的商", r"((\1)/(\2))"),
+    # The task as an imperative, the whole text: "Multiply 2/3 by 4/7.", "Subtract 5 from 12."
+    _sub(
+        rf"{_IMPERATIVE}multiply\s+{_NUM}\s+(?:by|and)\s+{_NUM}{_END}", r"Compute ((\1)*(\2))", _I
+    ),
+    _sub(rf"{_IMPERATIVE}divide\s+{_NUM}\s+by\s+{_NUM}{_END}", r"Compute ((\1)/(\2))", _I),
+    _sub(rf"{_IMPERATIVE}add\s+{_NUM}\s+(?:and|to)\s+{_NUM}{_END_SUM}", r"Compute ((\1)+(\2))", _I),
+    _sub(rf"{_IMPERATIVE}subtract\s+{_NUM}\s+from\s+{_NUM}{_END}", r"Compute ((\2)-(\1))", _I),
     # Operations between two numbers.
     _sub(rf"{_START}{_NUM}\s+divided\s+by\s+{_NUM}{_END}", r"((\1)/(\2))", _I),
     _sub(rf"{_START}{_NUM}\s+multiplied\s+by\s+{_NUM}{_END}", r"((\1)*(\2))", _I),
@@ -189,10 +197,12 @@ _FORMS = {
 # A repeating decimal is an exact fraction by now: "0.\overline{3}" is "(1/3)".
 # "45% as a fraction": a percent written as such is a number too.
 _FORM_NUM = rf"({_N}|\(\d+/\d+\)|\d+(?:\.\d+)?\s*%)"
+_KIND_OF_FRACTION = r"(?:(?:common|improper)\s+)?"
 _ASK_FORM = [
     re.compile(
         rf"\b(?:write|express|convert|change|rewrite)\s+{_FORM_NUM}\s+(?:as|to|into)\s+an?\s+"
-        r"(decimal|fraction|percent|percentage)(?:\s+in\s+(?:its\s+)?(?:lowest|simplest)\s+terms)?"
+        rf"{_KIND_OF_FRACTION}(decimal|fraction|percent|percentage)"
+        r"(?:\s+in\s+(?:its\s+)?(?:lowest|simplest)\s+terms)?"
         r"(?=\s*[.?!]?\s*$)",
         _I,
     ),
@@ -238,11 +248,28 @@ def ask_prime_factors(text: str) -> str | None:
     return None
 
 
+# MATH's closing sentence, "Express your answer as a common fraction.": the form of the answer
+# to the question before it (a right value in another form is then not judged).
+_ANSWER_AS = re.compile(
+    r"(?<=[.?!])\s*express\s+your\s+answer\s+as\s+an?\s+"
+    rf"{_KIND_OF_FRACTION}(fraction|decimal)(?:\s+in\s+(?:its\s+)?(?:lowest|simplest)\s+terms)?"
+    r"\s*[.!]?\s*$",
+    _I,
+)
+
+
 def ask_form(text: str) -> tuple[str | None, str]:
-    """'Write 1/8 as a decimal.' → ('decimal', 'what is 1/8.')."""
+    """'Write 1/8 as a decimal.' → ('decimal', 'what is 1/8.'); 'Compute 1/2 + 1/3. Express
+    your answer as a common fraction.' → ('fraction', 'Compute 1/2 + 1/3.')."""
     number = ask_prime_factors(text)
     if number is not None:
         return "prime_factors", f"what is {number}"
+    closing = _ANSWER_AS.search(text)
+    if closing is not None:
+        form, rest = ask_form(text[: closing.start()])
+        if form is not None:
+            raise ParseError("two forms asked")
+        return _FORMS[closing.group(1).lower()], rest
     for pattern in _ASK_FORM:
         match = pattern.search(text)
         if match is not None:
@@ -403,11 +430,29 @@ _CHANGE_OF_A_NEGATIVE = re.compile(
 )
 
 
+# A fraction of whole numbers written in LaTeX (\frac{2}{3}, normalized to ((2)/(3))) with only
+# words around it is the plain number 2/3 an operation word takes ("Multiply \frac{2}{3} by
+# \frac{4}{7}"). Beside an operator it stays as it is: the brackets then say what goes first.
+_LATEX_FRACTION = re.compile(r"\(\((\d+)\)/\((\d+)\)\)")
+_WORD_BEFORE = re.compile(r"(?:^|[A-Za-z\u4e00-\u9fff])\s*$")
+_WORD_AFTER = re.compile(r"^\s*(?:$|[A-Za-z\u4e00-\u9fff]|[.?!,;:。？！，](?:\s|$))")
+
+
+def _fractions_among_words(text: str) -> str:
+    def plain(match: re.Match[str]) -> str:
+        before, after = text[: match.start()], text[match.end() :]
+        if _WORD_BEFORE.search(before) and _WORD_AFTER.match(after):
+            return f"{match.group(1)}/{match.group(2)}"
+        return match.group(0)
+
+    return _LATEX_FRACTION.sub(plain, text)
+
+
 def spell_out(text: str) -> str:
     """The text with each operation said in words between numbers written as notation."""
     if _CHANGE_OF_A_NEGATIVE.search(text):
         raise ParseError("a percent change of a negative number")
-    text = _one_reading_of_gaps(_divisor_multiple(text))
+    text = _one_reading_of_gaps(_divisor_multiple(_fractions_among_words(text)))
     for chain in _CHAINS:
         text = chain.sub(_chain, text)
     for _ in range(3):  # nested phrases: "the sum of the square of 3 and 4"

@@ -63,7 +63,7 @@ DECIMAL_PLACES = "计算1.1*1.2*1.3*1.4*10.1的结果是一个多少位的小数
         ("How many digits are in 2^10 - 1?", ABSTAIN),  # a sum: whose digits?
         ("How many digits does 012 have?", ABSTAIN),  # a leading zero
         ("2^10 is how many digits long?", ABSTAIN),
-        ("2^10的个位数字是多少", ABSTAIN),
+        ("2^10的个位数字是多少", "4"),
         ("12×15的积的末尾有几个0", ABSTAIN),
         ("How many 3-digit numbers are there?", ABSTAIN),
         ("How many digits does 2^10 have? The answer is 4.", ABSTAIN),
@@ -72,7 +72,7 @@ DECIMAL_PLACES = "计算1.1*1.2*1.3*1.4*10.1的结果是一个多少位的小数
         ("How many digits does 2^10 have, and what is their sum?", ABSTAIN),
         ("How many digits does 25% of 400 have?", "3"),
         ("How many digits does 2^10 squared have?", ABSTAIN),
-        ("What is the units digit of 2^10?", ABSTAIN),
+        ("What is the units digit of 2^10?", "4"),
         ("How many zeros are at the end of 10!?", ABSTAIN),
         ("3.14的小数部分是几位", ABSTAIN),
         ("1.25是几位小数", "2"),
