@@ -135,7 +135,7 @@ def parse_value(text: str, units: frozenset[str] | None = None, *, euler: bool =
     text = value_text(text, units)
     if re.search(r"[<>∞\[\]]", text):
         raise ParseError("an interval or inequality")
-    value = evaluate(parse_expression(text))
+    value = evaluate(parse_expression(text, answer=True))
     if euler and value.free_symbols == {_LETTER_E}:
         value = value.xreplace({_LETTER_E: sp.E})
     if value.free_symbols:

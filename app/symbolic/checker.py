@@ -1132,7 +1132,7 @@ def _singular(word: str) -> str:
 
 def parse_value_expression(text: str) -> sp.Expr:
     """An expression with letters, read by both parsers, which must agree."""
-    expression = parse_expression(space_products(text))
+    expression = parse_expression(space_products(text), answer=True)
     if not readings_agree(space_products(text), expression):
         raise ParseError("two readings of the answer disagree")
     return expression

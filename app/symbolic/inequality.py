@@ -92,7 +92,7 @@ def _bound(text: str) -> sp.Expr:
     infinite = _INFINITY.match(text)
     if infinite:
         return -sp.oo if infinite.group(1) == "-" else sp.oo
-    value = evaluate(parse_expression(text))
+    value = evaluate(parse_expression(text, answer=True))
     if value.free_symbols or not value.is_real:
         raise ParseError("an interval bound must be a number")
     return value

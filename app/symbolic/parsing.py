@@ -73,8 +73,9 @@ _STARTS_OPERAND = ("num", "var", "const", "func", "lparen")
 
 
 class _Parser:
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Token], conventional: bool = False) -> None:
         self.tokens = tokens
+        self.conventional = conventional  # √16+9 and 2^3^2 by the convention (answers)
         self.pos = 0
         self.bars = 0  # depth inside |...|: there a bar closes
         self.percents: set[int] = set()  # ids of "n%" terms: 200 - 10% is ambiguous
@@ -113,9 +114,13 @@ class _Parser:
                 self.take()
             else:
                 self.check_implicit(self.tokens[self.pos - 1], tok)
-            start = self.peek()
+            start, at = self.peek(), self.pos
             # ^ is right-associative: parse its right side at the same precedence.
             right = self.expression(prec if op == "^" else prec + 1)
+            chain = op == "^" and _power_outside_brackets(self.tokens[at : self.pos])
+            if chain and not self.conventional:
+                # the convention says 2^(3^2) = 512; a typed 2^3^2 is (2^3)^2 = 64 to many
+                raise ParseError("2^3^2: 2^(3^2) or (2^3)^2?")
             if op == "/":
                 self.check_division(last_op, start)
             if op == "/" and id(right) in self.percents:
@@ -205,6 +210,10 @@ class _Parser:
         finally:
             self.angles -= trig
 
+    def _binding_after(self, name: str) -> str:
+        """Operators after a bare argument that make its reach a guess."""
+        return "*/^+-" if name == "sqrt" and not self.conventional else "*/^"
+
     def _function(self, tok: Token) -> sp.Expr:
         nxt = self.peek()
         if nxt is not None and nxt.kind == "lparen":
@@ -214,14 +223,25 @@ class _Parser:
                 raise ParseError(f"{tok.text} needs an argument")
             arg = self.postfix(self.atom(self.take()))
             after = self.peek()
-            # "sin 2x", "sqrt 2 x", "ln x^2": which part is the argument? Refuse to guess.
+            # "sin 2x", "sqrt 2 x", "ln x^2": which part is the argument? Refuse to guess. A
+            # typed radical's bar may reach over a sum too: √16+9 is 13, or √(16+9) = 5.
             if after is not None and (
                 after.kind in _STARTS_OPERAND
-                or (after.kind == "op" and after.text in "*/^")
+                or (after.kind == "op" and after.text in self._binding_after(tok.text))
                 or (after.kind == "bar" and self.bars == 0)
             ):
                 raise ParseError(f"the argument of {tok.text} is ambiguous")
         return build_function(tok.text, arg, _parse_base(tok.base))
+
+
+def _power_outside_brackets(tokens: list[Token]) -> bool:
+    """Is there a ^ among `tokens` that no bracket encloses (a chain of powers)?"""
+    depth = 0
+    for token in tokens:
+        depth += (token.kind == "lparen") - (token.kind == "rparen")
+        if depth == 0 and token.kind == "op" and token.text == "^":
+            return True
+    return False
 
 
 def _parse_base(base: str | None) -> sp.Expr | None:
@@ -276,13 +296,16 @@ def _combine(op: str, left: sp.Expr, right: sp.Expr) -> sp.Expr:
     return sp.Pow(left, right, evaluate=False)
 
 
-def parse_expression(text: str, undefined: bool = False) -> sp.Expr:
+def parse_expression(text: str, undefined: bool = False, answer: bool = False) -> sp.Expr:
     """Parse one expression (no relation), unevaluated; its size is checked by evaluating.
-    `undefined`: an expression that divides by zero (12 ÷ 0) is returned too."""
+    `undefined`: an expression that divides by zero (12 ÷ 0) is returned too. `answer`: a
+    value an answer states, read by the convention where a question's notation is refused
+    as two readings (√2 + 2 is √2 + 2, 2^3^2 is 2^(3^2)): the writer states a value, the
+    question's reader must not guess what was asked."""
     tokens = tokenize(text)
     if not tokens:
         raise ParseError("empty expression")
-    expr = _Parser(tokens).parse()
+    expr = _Parser(tokens, conventional=answer).parse()
     try:
         evaluate(expr)  # raises ParseError on powers or factorials that are too large
     except UndefinedValue:

@@ -18,6 +18,9 @@ is made, and only where it cannot depend on the words:
   11", "where 2x means 2^x"), nor a word right after the last equation ("= 11 squared",
   "= 2 dozen", "= 12的一半": its right side is another number),
   nor a reading problem.py refuses ("3 x 4 = 2x", "x!=24");
+- nor a number in a phrase of the equation's own sentence ("= 11 with coefficient 4", "on a
+  12-hour clock"), nor a word naming a part of it to alter ("the coefficient", "the sign of
+  the constant", "系数扩大");
 - the answer assigns one exact value to each unknown (x = 5; not "5", which may answer the
   follow-up, unless the last sentence asks for the unknowns: "What is n?" answered "6", "Find
   x and y." answered "(6, 4)", in the order asked; nor a decimal or "≈", which may be a
@@ -53,10 +56,14 @@ _NOT_GIVEN = re.compile(
     # or measured in another unit: "x in km, answer in m"
     r"|units?|convert\w*"
     # or another equation: "but use 13 instead of 11", "where 2x means 2 to the power x"
-    r"|instead|rather|swap\w*|in\s+place|means?|meaning|stands?\s+for|represents?|use[sd]?|using)\b"
+    r"|instead|rather|swap\w*|in\s+place|means?|meaning|stands?\s+for|represents?|use[sd]?|using"
+    # or names a part of the equation to alter ("with the coefficient of x tripled", "with
+    # the sign of the constant reversed"), or a clock it is read on ("on a 12-hour clock")
+    r"|coefficients?|constants?|terms?|signs?|sides?|exponents?|powers?|clocks?|hours?)\b"
     r"|\b[a-z]\s+in\s+(?!the\b|this\b|that\b|each\b|terms?\b)[a-z]+"
     r"|[?？≠≈≡<>≤≥%±]|如果|若|假如|假设|是否|吗|不|错|对|正确|近似|约|保留|取整|精确|进制|模|余|检验|验证"
     r"|换|改|变成|变为|单位"  # "再把方程中的11换成13": another equation
+    r"|系数|常数|项|符号|指数|钟|扩大|缩小"  # "x的系数扩大到原来的2倍": a part of it altered
     r"|\bs\.\s?f\b|\bsf\b|\bsig\.?\s*figs?\b|\bd\.\s?p\b|\bdp\b",  # 2 s.f., 2 sig figs, 1 d.p.
     re.IGNORECASE,
 )
@@ -77,6 +84,12 @@ _SENTENCE_END = re.compile(r"[.!;。！；\n](?!\d)")
 _EQUATIONS_END = re.compile(
     r"\s*(?:$|[.!;,:。！；，：、)）\]\n]|(?:for|on|and|with|then|in|at|from|please|so)\b)",
     re.IGNORECASE,
+)
+# A phrase of the equation's own sentence that carries a number may restate a part of it
+# ("with coefficient 4", "with constant 5", "on a 12-hour clock"); a "then" clause asks
+# something afterwards ("then multiply it by 2": x is still x).
+_NUMBER_IN_ITS_PHRASE = re.compile(
+    r"\s*(?:with|on|in|at|from|for)\b[^.!;。！；\n]*?\d", re.IGNORECASE
 )
 _ASKS_FOR_A_LETTER = re.compile(
     r"(?<=[.。;；\n,，])\s*(?:what\s+(?:is|are)|what's|find|determine|give|求)\s+"
@@ -117,6 +130,8 @@ def _refutes(problem_text: str, candidate: str) -> str | None:
         return None
     if not _EQUATIONS_END.match(text, equations[-1][1]):
         return None
+    if _NUMBER_IN_ITS_PHRASE.match(text, equations[-1][1]):
+        return None  # "= 11 with coefficient 4", "= 11 on a 12-hour clock": another equation
     start = equations[0][0]
     sentence = text[:start]
     ends = list(_SENTENCE_END.finditer(sentence))

@@ -42,7 +42,7 @@ def worked_out(text: str) -> bool:
     ):
         return False  # the parser makes "144 / 12" the number 12 before the tree is read
     try:
-        return _settled(parse_expression(plain))
+        return _settled(parse_expression(plain, answer=True))
     except (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         return False
 
