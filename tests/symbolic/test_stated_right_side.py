@@ -42,6 +42,17 @@ from app.symbolic.stated import refutes
         ("Solve x + 5 = 2 gross", "x = 283"),
         ("Solve 2x + 3 = 11 sq.", "x = 59"),
         ("Solve x + 5 = 20 negated", "x = -25"),
+        # a third (2026-12-02): words after the equation that alter a part of it
+        ("Solve 2x + 3 = 11 with coefficient 4", "x = 2"),
+        ("Solve 2x + 3 = 11 with a coefficient of 4 on x", "x = 2"),
+        ("Solve 2x + 3 = 11 with the coefficient of x tripled", "x = 4/3"),
+        ("Solve 2x + 3 = 11, doubling the coefficient first", "x = 2"),
+        ("Solve 2x + 3 = 11 with constant 5", "x = 3"),
+        ("Solve 2x + 3 = 11 with the sign of the constant reversed", "x = 7"),
+        ("解方程 2x+3=11，x的系数扩大到原来的2倍", "x = 2"),
+        ("Solve 2x + 3 = 11 on a 12-hour clock", "x = 10"),
+        ("Solve 2x + 3 = 11 on a clock with 12 hours", "x = 10"),
+        ("Solve 2x + 3 = 11 in clock arithmetic (12 hours)", "x = 10"),
     ],
 )
 def test_a_right_side_the_words_change_refutes_nothing(problem: str, answer: str) -> None:
@@ -61,23 +72,3 @@ def test_a_right_side_the_words_change_refutes_nothing(problem: str, answer: str
 )
 def test_a_plainly_stated_equation_still_refutes(problem: str) -> None:
     assert refutes(problem, "x = 5") == "substituting gives 13 ≠ 11"
-
-
-@pytest.mark.parametrize(
-    ("problem", "answer"),
-    [  # a third tester (2026-12-02): words after the equation that alter a part of it
-        ("Solve 2x + 3 = 11 with coefficient 4", "x = 2"),
-        ("Solve 2x + 3 = 11 with a coefficient of 4 on x", "x = 2"),
-        ("Solve 2x + 3 = 11 with the coefficient of x tripled", "x = 4/3"),
-        ("Solve 2x + 3 = 11, doubling the coefficient first", "x = 2"),
-        ("Solve 2x + 3 = 11 with constant 5", "x = 3"),
-        ("Solve 2x + 3 = 11 with the sign of the constant reversed", "x = 7"),
-        ("解方程 2x+3=11，x的系数扩大到原来的2倍", "x = 2"),
-        ("Solve 2x + 3 = 11 on a 12-hour clock", "x = 10"),
-        ("Solve 2x + 3 = 11 on a clock with 12 hours", "x = 10"),
-        ("Solve 2x + 3 = 11 in clock arithmetic (12 hours)", "x = 10"),
-    ],
-)
-def test_words_that_alter_a_part_of_the_equation_refute_nothing(problem: str, answer: str) -> None:
-    assert refutes(problem, answer) is None
-    assert check_answer(problem, answer).verdict != "reject"
