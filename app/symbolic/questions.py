@@ -9,8 +9,9 @@ doubt:
 
 - digits and digit sums are those of a positive whole number, written as one term (a number, a
   power, a factorial, a product or a bracket): "the sum of the digits of 99 + 1" could be 1 or
-  19, so a top-level + or - is refused; a units digit is the last digit of a positive whole
-  number ("the units digit of 19^19 + 99^99": of the sum, as MATH and schools read it);
+  19, so a top-level + or - is refused unless one $…$ holds the whole expression ("the units
+  digit of $19^{19}+99^{99}$": of the sum); a units digit is the last digit of a positive
+  whole number;
 - factors (divisors) are the positive ones of a positive whole number up to 10^12, as school
   counts them ("How many positive factors does 48 have?" 10); "prime factors" (with their
   multiplicity or without?) is not read;
