@@ -197,6 +197,15 @@ def _bracketed_after_number(before: str, num: str, den: str, after: str) -> None
         raise ParseError("a number, brackets, a fraction: a mixed number or a product?")
 
 
+def _binomial(top: str, bottom: str) -> str:
+    """\\binom{n}{k} of whole numbers k ≤ n as n!/(k!(n-k)!); letters, or k > n (0 by one
+    convention, undefined by another), are refused."""
+    n, k = top.strip(), bottom.strip()
+    if not (n.isdigit() and k.isdigit() and int(k) <= int(n)):
+        raise ParseError("a binomial coefficient of anything but whole numbers k ≤ n")
+    return f" ({n}!/({k}!*{int(n) - int(k)}!)) "
+
+
 def latex_to_plain(text: str) -> str:
     """\\frac, \\sqrt[n], \\log_{b}, \\left| ... into the plain notation the parsers read."""
     out: list[str] = []
@@ -231,6 +240,10 @@ def latex_to_plain(text: str) -> str:
             _bracketed_after_number("".join(out), num, den, text[pos:])
             before, fraction = _fraction("".join(out), num, den)
             out = [before, fraction]
+        elif name in ("binom", "dbinom", "tbinom"):
+            top, pos = _group(text, pos)
+            bottom, pos = _group(text, pos)
+            out.append(_binomial(top, bottom))
         elif name == "sqrt":
             index = None
             if text[pos : pos + 1] == "[":

@@ -30,6 +30,7 @@ from app.symbolic.evaluation import (
     real_throughout,
 )
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
+from app.symbolic.functions import function_values
 from app.symbolic.letters import KNOWN_NAME, space_products
 from app.symbolic.normalize import ParseError, ellipsis_decimals, has_exercise_number, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
@@ -285,6 +286,9 @@ _PLUS_MINUS = re.compile(r"\+-|-\+|\+/-|±|∓")
 
 
 def _read(original: str) -> MathProblem | None:
+    asked = function_values(normalize(original))
+    if asked is not None:  # "If f(x) = 2x + 1, what is f(3)?": the question, f worked in
+        return _read(asked)
     if has_exercise_number(normalize(original)):
         return None  # an exercise's number or a factor: not read either way
     if _PLUS_MINUS.search(normalize(original)):

@@ -6,7 +6,8 @@ powers (`2^3^2`: 512 by the convention, 64 to many students). An answer states a
 read by the convention (`√2 + 2`). New readings, each checked both ways: the units digit and
 the number of factors of a whole number, MATH's closing "Express your answer as a common
 fraction." as the answer's form, imperatives ("Multiply 2/3 by 4/7"), a LaTeX fraction among
-words, and a repeating decimal without its whole part."""
+words, a repeating decimal without its whole part, binomial coefficients, and a function
+defined then asked at numbers ("If f(x) = 2x + 1, what is f(3)?")."""
 
 from __future__ import annotations
 
@@ -88,6 +89,20 @@ def test_an_answer_is_read_by_the_convention() -> None:
         ("Subtract 5 from 12.", "7", "-7"),
         ("Divide 12 by 4.", "3", "48"),
         ("Add 3/4 and 5/6.", "19/12", "8/10"),
+        ("Compute $\\dbinom{13}{4}+\\dbinom{13}{9}$.", "1430", "1431"),
+        ("What is $\\binom{10}{3}$?", "120", "720"),
+        ("If f(x) = 2x + 1, what is f(3)?", "7", "6"),
+        ("Let f(x) = x^2. Find f(3) + f(-1).", "10", "8"),
+        ("If f(x) = 2x + 1, what is f(f(2))?", "11", "5"),
+        ("If f(x) = 2x + 1, what is f(1/2)?", "2", "3/2"),
+        ("If f(x) = x^2 - 3x, find f(-2).", "10", "-2"),
+        ("已知f(x)=2x+1，求f(3)的值", "7", "6"),
+        (
+            "If $f(x) = \\frac{3x-2}{x-2}$, what is the value of $f(-2) +f(-1)+f(0)$? Express "
+            "your answer as a common fraction.",
+            "\\frac{14}{3}",
+            "\\frac{13}{3}",
+        ),
     ],
 )
 def test_new_readings_approve_the_right_value_and_reject_a_wrong_one(
@@ -120,6 +135,16 @@ def test_new_readings_approve_the_right_value_and_reject_a_wrong_one(
         ("Divide 12 by 4 and then add 2.", "5"),
         ("Multiply 3 by 4 and subtract 2.", "10"),
         ("Express your answer as a common fraction.", "1"),
+        # a binomial of letters, or with k > n
+        ("Compute $\\binom{n}{2}$.", "10"),
+        ("Compute $\\binom{2}{5}$.", "0"),
+        # a function: another letter, a condition, an inverse, a call at a letter, another name
+        ("If f(x) = ax + 1, what is f(3)?", "7"),
+        ("If f(x) = 2x + 1 for x > 0, what is f(3)?", "7"),
+        ("If f(x) = x^3, what is $f^{-1}(8)$?", "2"),
+        ("If f(x) = 2x + 1, what is f(x + 1)?", "2x + 3"),
+        ("If f(x) = 2x + 1, what is g(3)?", "7"),
+        ("If f(x) = 2x + 1 and f(a) = 7, what is a?", "3"),
     ],
 )
 def test_what_stays_unread(problem: str, answer: str) -> None:
