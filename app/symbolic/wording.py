@@ -434,8 +434,9 @@ _CHANGE_OF_A_NEGATIVE = re.compile(
 # words around it is the plain number 2/3 an operation word takes ("Multiply \frac{2}{3} by
 # \frac{4}{7}"). Beside an operator it stays as it is: the brackets then say what goes first.
 _LATEX_FRACTION = re.compile(r"\(\((\d+)\)/\((\d+)\)\)")
-_WORD_BEFORE = re.compile(r"(?:^|[A-Za-z\u4e00-\u9fff])\s*$")
-_WORD_AFTER = re.compile(r"^\s*(?:$|[A-Za-z\u4e00-\u9fff]|[.?!,;:。？！，](?:\s|$))")
+# A word, not a letter: "\frac{1}{2}x" is a product with the unknown, never "1/2x".
+_WORD_BEFORE = re.compile(r"(?:^|[A-Za-z]{2}|[\u4e00-\u9fff])\s*$")
+_WORD_AFTER = re.compile(r"^\s*(?:$|[A-Za-z]{2}|[\u4e00-\u9fff]|[.?!,;:。？！，](?:\s|$))")
 
 
 def _fractions_among_words(text: str) -> str:
