@@ -30,7 +30,7 @@ from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, normalize, normalized_or_as_written
 from app.symbolic.number_words import as_digits
-from app.symbolic.parsing import expand_mixed_numbers, parse_expression
+from app.symbolic.parsing import FUNCTIONS, expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
 from app.symbolic.questions import read_count
 from app.symbolic.remainders import quotient_and_remainder, remainder_alone
@@ -868,6 +868,11 @@ def _as_assignments(
         for a in read.assignments:
             if set(a) != set(by_name):
                 raise_incomplete = len(variables) > 1 and set(a) < set(by_name)
+                given = _given_values(problem)
+                if raise_incomplete and {by_name[k] for k in set(by_name) - set(a)} <= set(given):
+                    # "Solve 2x + 3 = 11y with y = 1": y's value is the problem's, x the answer
+                    out.append({**given, **{by_name[k]: v for k, v in a.items()}})
+                    continue
                 if raise_incomplete:
                     return [{by_name[k]: v for k, v in a.items()}]  # rejected below
                 raise ParseError("assignment does not match the variables")
@@ -884,6 +889,16 @@ def _as_assignments(
     if alphabetical != variables:
         raise ParseError("a tuple whose order is ambiguous")
     return [dict(zip(variables, values, strict=True))]
+
+
+def _given_values(problem: MathProblem) -> dict[sp.Symbol, sp.Expr]:
+    """The unknowns the problem itself fixes to a number (`y = 1` among its equations)."""
+    given: dict[sp.Symbol, sp.Expr] = {}
+    for eq in problem.equations:
+        for letter, value in ((eq.lhs, eq.rhs), (eq.rhs, eq.lhs)):
+            if isinstance(letter, sp.Symbol) and value.is_number:
+                given[letter] = value
+    return given
 
 
 def _all_true(verdicts: list[bool | None]) -> bool | None:
@@ -1236,11 +1251,17 @@ def _counted(problem: str, question: str) -> str:
     return " ".join(named) if named else f"{asked} {' '.join(counts)}"
 
 
+_MATH_NAMES = frozenset({"pi", *FUNCTIONS})
+
+
 def _units(problem_text: str, words_from: str | None = None) -> frozenset[str]:
     """The words a number may carry in an answer: the problem's (or those of `words_from`, its
     question), its units of measure, and dollars where it counts in $."""
     text = problem_text if words_from is None else words_from
-    words = frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", text))
+    # Not a LaTeX command's name (\pi, \frac), nor a name of mathematics ("2 pi", "sqrt"):
+    # an answer's "2\pi" is 2π, never 2 with a word the problem used.
+    found = re.findall(r"(?<![\\\w])[^\W\d_]{2,}", text)
+    words = frozenset(w.lower() for w in found) - _MATH_NAMES
     if "$" in problem_text:  # "$12 an hour": 10 dollars
         words |= {"dollar", "dollars"}
     try:

@@ -117,6 +117,8 @@ class _Parser:
             start, at = self.peek(), self.pos
             # ^ is right-associative: parse its right side at the same precedence.
             right = self.expression(prec if op == "^" else prec + 1)
+            if op == "^" and _root_meant(self.tokens[at : self.pos], self.peek()):
+                raise ParseError("9^1/2: (9^1)/2, or the root 9^(1/2)?")
             chain = op == "^" and _power_outside_brackets(self.tokens[at : self.pos])
             if chain and not self.conventional:
                 # the convention says 2^(3^2) = 512; a typed 2^3^2 is (2^3)^2 = 64 to many
@@ -212,7 +214,8 @@ class _Parser:
 
     def _binding_after(self, name: str) -> str:
         """Operators after a bare argument that make its reach a guess."""
-        return "*/^+-" if name == "sqrt" and not self.conventional else "*/^"
+        radical = name in ("sqrt", "root")  # √, ∛: a bar drawn over its argument
+        return "*/^+-" if radical and not self.conventional else "*/^"
 
     def _function(self, tok: Token) -> sp.Expr:
         nxt = self.peek()
@@ -232,6 +235,13 @@ class _Parser:
             ):
                 raise ParseError(f"the argument of {tok.text} is ambiguous")
         return build_function(tok.text, arg, _parse_base(tok.base))
+
+
+def _root_meant(exponent: list[Token], after: Token | None) -> bool:
+    """A power to 1 (or -1) right before a division: 9^1/2 is written for 9^(1/2) as often as
+    for (9^1)/2, in questions and answers alike (nobody writes ^1 otherwise)."""
+    digits = [t.text for t in exponent if not (t.kind == "op" and t.text == "-")]
+    return digits == ["1"] and after is not None and after.kind == "op" and after.text == "/"
 
 
 def _power_outside_brackets(tokens: list[Token]) -> bool:

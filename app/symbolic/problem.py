@@ -286,9 +286,9 @@ _PLUS_MINUS = re.compile(r"\+-|-\+|\+/-|±|∓")
 
 
 def _read(original: str) -> MathProblem | None:
-    asked = function_values(normalize(original))
-    if asked is not None:  # "If f(x) = 2x + 1, what is f(3)?": the question, f worked in
-        return _read(asked)
+    worked_in = function_values(normalize(original))
+    if worked_in is not None:  # "If f(x) = 2x + 1, what is f(3)?": the question, f worked in
+        return _read(worked_in)
     if has_exercise_number(normalize(original)):
         return None  # an exercise's number or a factor: not read either way
     if _PLUS_MINUS.search(normalize(original)):

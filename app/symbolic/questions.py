@@ -149,7 +149,8 @@ _PROPERTY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         FACTOR_COUNT,
         re.compile(
-            r"^\s*how\s+many\s+(?:positive\s+)?(?:whole[-\s]number\s+|integer\s+)?"
+            # "integer factors": the negative ones too? not read
+            r"^\s*how\s+many\s+(?:positive\s+)?(?:whole[-\s]number\s+)?"
             rf"(?:factors|divisors)\s+(?:does|do)\s+{_THE_NUMBER}{_E}\s+have{_END}",
             _I,
         ),

@@ -59,7 +59,10 @@ _NOT_GIVEN = re.compile(
     r"|instead|rather|swap\w*|in\s+place|means?|meaning|stands?\s+for|represents?|use[sd]?|using"
     # or names a part of the equation to alter ("with the coefficient of x tripled", "with
     # the sign of the constant reversed"), or a clock it is read on ("on a 12-hour clock")
-    r"|coefficients?|constants?|terms?|signs?|sides?|exponents?|powers?|clocks?|hours?)\b"
+    r"|coefficients?|constants?|terms?|signs?|sides?|exponents?|powers?|clocks?|hours?"
+    # or a part of a number said in words after it ("= 11 and a half", "= 2 and one third")
+    r"|halfs?|halves|quarters?|thirds?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?"
+    r"|tenths?|dozens?|hundreds?|thousands?|millions?)\b"
     r"|\b[a-z]\s+in\s+(?!the\b|this\b|that\b|each\b|terms?\b)[a-z]+"
     r"|[?？≠≈≡<>≤≥%±]|如果|若|假如|假设|是否|吗|不|错|对|正确|近似|约|保留|取整|精确|进制|模|余|检验|验证"
     r"|换|改|变成|变为|单位"  # "再把方程中的11换成13": another equation
@@ -89,7 +92,7 @@ _EQUATIONS_END = re.compile(
 # ("with coefficient 4", "with constant 5", "on a 12-hour clock"); a "then" clause asks
 # something afterwards ("then multiply it by 2": x is still x).
 _NUMBER_IN_ITS_PHRASE = re.compile(
-    r"\s*(?:with|on|in|at|from|for)\b[^.!;。！；\n]*?\d", re.IGNORECASE
+    r"\s*(?:with|on|in|at|from|for|and)\b[^.!;。！；\n]*?\d", re.IGNORECASE
 )
 _ASKS_FOR_A_LETTER = re.compile(
     r"(?<=[.。;；\n,，])\s*(?:what\s+(?:is|are)|what's|find|determine|give|求)\s+"

@@ -27,6 +27,12 @@ from app.symbolic.solver import solve_text
         ("2^3^2 = ?", "512"),
         ("2^3^2 = ?", "64"),
         ("Compute 2^2^3.", "256"),
+        # a second tester: 9^1/2 is written for the root as often as for (9^1)/2; ∛ has a bar
+        ("What is 9^1/2?", "3"),
+        ("What is 9^1/2?", "9/2"),
+        ("What is 2^-1/2?", "1/4"),
+        ("If f(x) = x^1/2, what is f(9)?", "3"),
+        ("What is ∛8 + 1?", "3"),
     ],
 )
 def test_typed_notation_read_two_ways_is_refused(problem: str, answer: str) -> None:
@@ -129,6 +135,7 @@ def test_new_readings_approve_the_right_value_and_reject_a_wrong_one(
         # which factors? which units digit?
         ("How many prime factors does 48 have?", "2"),
         ("How many positive even factors does 48 have?", "8"),
+        ("How many integer factors does 48 have?", "10"),  # the negative ones too?
         ("What is the sum of the digits of 99 + 1?", "1"),
         ("What is the units digit of 3.5?", "5"),
         # a second operation said in words: which comes first is not guessed
@@ -149,3 +156,41 @@ def test_new_readings_approve_the_right_value_and_reject_a_wrong_one(
 )
 def test_what_stays_unread(problem: str, answer: str) -> None:
     assert check_answer(problem, answer).verdict == "abstain"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        # "pi" is no word an answer may carry: 2\pi was read as 2 with the problem's word
+        ("What is 2\\pi?", "2\\pi"),
+        ("What is 2 pi?", "2pi"),
+        ("Compute $4\\pi + 5\\pi$.", "9\\pi"),
+        ("Compute $4\\pi + 5\\pi$.", "9π"),
+        ("What is $2\\pi \\cdot 3$?", "6\\pi"),
+        ("If f(x) = \\pi x^2, what is f(3)?", "9π"),
+        # an unknown the problem fixes itself: the answer gives the other
+        ("Solve 2x + 3 = 11y with y = 1.", "x = 4"),
+        ("Solve 2x + 3 = 11y, y = 1.", "x = 4"),
+    ],
+)
+def test_right_answers_a_second_tester_saw_rejected(problem: str, answer: str) -> None:
+    assert check_answer(problem, answer).verdict == "approve"
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("Solve 2x + 3 = 11 and a half.", "x = 17/4"),
+        ("Solve 2x + 3 = 11 and 1/2.", "x = 17/4"),
+        ("Solve x + 1 = 2 and one third.", "x = 4/3"),
+        ("Solve 2x + 3 = 11 and a half dozen.", "x = 7/2"),
+    ],
+)
+def test_a_right_side_said_on_in_words_refutes_nothing(problem: str, answer: str) -> None:
+    assert check_answer(problem, answer).verdict != "reject"
+
+
+def test_wrong_values_stay_wrong() -> None:
+    assert check_answer("What is 2\\pi?", "2").verdict == "reject"
+    assert check_answer("Solve 2x + 3 = 11y with y = 1.", "x = 5").verdict == "reject"
+    assert check_answer("Solve x + y = 10, x - y = 2", "x = 6").verdict == "reject"  # incomplete
