@@ -1,6 +1,8 @@
 """Division with a remainder (有余数的除法): "17 ÷ 5 = ? 余 ?", "17 ÷ 5 = (  )……(  )",
 "17÷5=□……□", "Find the quotient and remainder when 17 is divided by 5", and the remainder
-alone: "What is the remainder when 17 is divided by 5?", "17除以5的余数是多少？", "17 mod 5".
+alone: "What is the remainder when 17 is divided by 5?", "17除以5的余数是多少？", "17 mod 5",
+"Find the remainder when $2^{100}$ is divided by 7." (a power of whole numbers, where only the
+remainder is asked).
 
 Whole numbers only, and a divisor that is not 0. The answer is the quotient and the remainder
 ("3 余 2", "3……2", "3 R 2", "3 remainder 2", "商3余2"), or the remainder alone where only it is
@@ -9,12 +11,16 @@ asked ("2", "余数是2"). The texts here are normalized (normalize.py: ÷ is "/
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 _BLANK = r"(?:\?|[(（]\s*[)）]|□|_+)?"
 _MARK = r"(?:余|\.{2,}|…+|\bR\b|\br\b|\bremainder\b)"
 _NUMBER = r"(\d{1,12})"
+# The remainder alone may be asked of a power: "2^100", "2^(100)" (from $2^{100}$).
+_DIVIDEND = r"(\d{1,12}|\d{1,6}\s*\^\s*(?:\d{1,6}|\(\s*\d{1,6}\s*\)))"
+MAX_DIGITS = 1000  # as evaluation.MAX_RESULT_DIGITS: a power past it is not computed
 _BOTH = [
     re.compile(rf"^\s*{_NUMBER}\s*/\s*{_NUMBER}\s*=\s*{_BLANK}\s*{_MARK}\s*{_BLANK}\s*[.。]?\s*$"),
     re.compile(
@@ -25,13 +31,13 @@ _BOTH = [
 ]
 _REMAINDER_ONLY = [
     re.compile(
-        rf"^\s*(?:what\s+is\s+|find\s+)?the\s+remainder\s+(?:when|of)\s+{_NUMBER}\s+(?:is\s+)?"
-        rf"divided\s+by\s+{_NUMBER}\s*[?.]?\s*$",
+        rf"^\s*(?:what\s+is\s+|find\s+)?the\s+remainder\s+(?:when|of)\s+{_DIVIDEND}\s+"
+        rf"(?:is\s+)?divided\s+by\s+{_NUMBER}\s*[?.]?\s*$",
         re.IGNORECASE,
     ),
-    re.compile(rf"^\s*{_NUMBER}\s*除以\s*{_NUMBER}\s*的余数是(?:多少|几)\s*[?。]?\s*$"),
+    re.compile(rf"^\s*{_DIVIDEND}\s*除以\s*{_NUMBER}\s*的余数是(?:多少|几)\s*[?。]?\s*$"),
     re.compile(
-        rf"^\s*(?:what\s+is\s+)?{_NUMBER}\s+mod(?:ulo)?\s+{_NUMBER}\s*(?:=\s*\?)?\s*[?.]?\s*$",
+        rf"^\s*(?:what\s+is\s+)?{_DIVIDEND}\s+mod(?:ulo)?\s+{_NUMBER}\s*(?:=\s*\?)?\s*[?.]?\s*$",
         re.IGNORECASE,
     ),
 ]
@@ -63,9 +69,21 @@ def read_remainder_question(text: str) -> RemainderQuestion | None:
         for pattern in patterns:
             match = pattern.match(text)
             if match is not None:
-                dividend, divisor = int(match.group(1)), int(match.group(2))
-                return RemainderQuestion(dividend, divisor, both) if divisor else None
+                dividend, divisor = _whole(match.group(1)), int(match.group(2))
+                if dividend is None or not divisor:
+                    return None
+                return RemainderQuestion(dividend, divisor, both)
     return None
+
+
+def _whole(written: str) -> int | None:
+    """'17' → 17, '2^(100)' → 2**100; None for a power past MAX_DIGITS digits (or 0^0)."""
+    if "^" not in written:
+        return int(written)
+    base, exponent = (int(re.sub(r"\D", "", part)) for part in written.split("^"))
+    if base == exponent == 0 or (base > 1 and exponent * math.log10(base) > MAX_DIGITS):
+        return None
+    return int(base**exponent)
 
 
 def quotient_and_remainder(answer: str) -> tuple[int, int] | None:

@@ -103,6 +103,9 @@ def test_an_answer_is_read_by_the_convention() -> None:
         ("If f(x) = 2x + 1, what is f(1/2)?", "2", "3/2"),
         ("If f(x) = x^2 - 3x, find f(-2).", "10", "-2"),
         ("已知f(x)=2x+1，求f(3)的值", "7", "6"),
+        ("Find the remainder when $2^{100}$ is divided by 7.", "2", "3"),
+        ("What is the remainder when 2^10 is divided by 7?", "2", "146"),
+        ("2^10除以7的余数是多少？", "2", "4"),
         (
             "If $f(x) = \\frac{3x-2}{x-2}$, what is the value of $f(-2) +f(-1)+f(0)$? Express "
             "your answer as a common fraction.",
@@ -152,6 +155,10 @@ def test_new_readings_approve_the_right_value_and_reject_a_wrong_one(
         ("If f(x) = 2x + 1, what is f(x + 1)?", "2x + 3"),
         ("If f(x) = 2x + 1, what is g(3)?", "7"),
         ("If f(x) = 2x + 1 and f(a) = 7, what is a?", "3"),
+        # a remainder of a power past 1,000 digits, of 0^0, or with the quotient asked
+        ("What is the remainder when 7^5000 is divided by 3?", "1"),
+        ("What is the remainder when 0^0 is divided by 7?", "1"),
+        ("Find the quotient and remainder when 2^10 is divided by 7", "146 R 2"),
     ],
 )
 def test_what_stays_unread(problem: str, answer: str) -> None:
