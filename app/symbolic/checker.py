@@ -867,14 +867,14 @@ def _as_assignments(
         out = []
         for a in read.assignments:
             if set(a) != set(by_name):
-                raise_incomplete = len(variables) > 1 and set(a) < set(by_name)
-                given = _given_values(problem)
-                if raise_incomplete and {by_name[k] for k in set(by_name) - set(a)} <= set(given):
-                    # "Solve 2x + 3 = 11y with y = 1": y's value is the problem's, x the answer
-                    out.append({**given, **{by_name[k]: v for k, v in a.items()}})
-                    continue
-                if raise_incomplete:
-                    return [{by_name[k]: v for k, v in a.items()}]  # rejected below
+                if len(variables) > 1 and set(a) < set(by_name):
+                    assigned = {by_name[k]: v for k, v in a.items()}
+                    given = _given_values(problem)
+                    if set(variables) - set(assigned) <= set(given):
+                        # "Solve 2x + 3 = 11y with y = 1": y's value is the problem's
+                        out.append({**given, **assigned})
+                        continue
+                    return [assigned]  # incomplete: rejected below
                 raise ParseError("assignment does not match the variables")
             out.append({by_name[k]: v for k, v in a.items()})
         return out

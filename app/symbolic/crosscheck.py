@@ -24,7 +24,7 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
-from app.symbolic.evaluation import UndefinedValue, evaluate, has_no_value
+from app.symbolic.evaluation import evaluate, has_no_value, meets_division_by_zero
 from app.symbolic.normalize import ParseError
 from app.symbolic.parsing import tokenize
 
@@ -203,10 +203,4 @@ def both_undefined(text: str, first: sp.Expr) -> bool:
     Then the expression is read, and it has no value (12 ÷ 0 = ?)."""
     if first.free_symbols or not has_no_value(first):
         return False
-    try:
-        second_reading(text)
-    except UndefinedValue:
-        return True
-    except (ParseError, TypeError, ValueError, ZeroDivisionError):
-        return False
-    return False
+    return meets_division_by_zero(lambda: second_reading(text))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 import sympy as sp
@@ -27,15 +28,21 @@ class UndefinedValue(ParseError):
     tan 90°, log 0). Which expression it is stays the reader's to say (both readings)."""
 
 
-def has_no_value(expr: sp.Expr) -> bool:
-    """Does evaluating `expr` meet a division by zero? (Any other failure: False.)"""
+def meets_division_by_zero(read: Callable[[], object]) -> bool:
+    """Does `read()` (an evaluation, a reading) meet a division by zero? Any other failure:
+    False."""
     try:
-        evaluate(expr)
+        read()
     except UndefinedValue:
         return True
     except (ParseError, TypeError, ValueError, ZeroDivisionError):
         return False
     return False
+
+
+def has_no_value(expr: sp.Expr) -> bool:
+    """Does evaluating `expr` meet a division by zero?"""
+    return meets_division_by_zero(lambda: evaluate(expr))
 
 
 def _digits(value: sp.Rational) -> float:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+import sympy as sp
+
 from app.symbolic.normalize import ParseError
 from app.symbolic.parsing import parse_expression
 
@@ -34,7 +36,7 @@ def function_values(text: str) -> str | None:
         return None
     name, variable, body = match.group("f"), match.group("x"), match.group("body").strip()
     try:
-        if parse_expression(body).free_symbols - {_symbol(variable)}:
+        if parse_expression(body).free_symbols - {sp.Symbol(variable)}:
             return None  # "f(x) = ax + 1": another letter
     except ParseError:
         return None  # words, a condition, notation the reader refuses
@@ -55,10 +57,6 @@ def function_values(text: str) -> str | None:
     if re.search(rf"(?<![A-Za-z]){name}(?![A-Za-z])", question):
         return None  # f left over: an inverse f^(-1)(8), a derivative f'(2), f named bare
     return question
-
-
-def _symbol(letter: str) -> object:
-    return parse_expression(letter).free_symbols.pop()
 
 
 def _innermost_call(text: str, name: str) -> tuple[int, int, str] | None:
