@@ -18,6 +18,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from fractions import Fraction
 
 from app.symbolic.evaluation import terminating_decimal
@@ -732,9 +733,8 @@ def _judge_pair(
         return None
     if a == b:
         return "ok", "exact"
-    has_percent = any(t.kind == "pct" for t in (*left.tokens, *right.tokens))
-    if has_percent:
-        return "unchecked", "percent written loosely"
+    if any(t.kind == "pct" for t in (*left.tokens, *right.tokens)):
+        return _judge_percent(left, right, separator, context)
     if _loose_readings_agree(left.tokens, right.tokens):
         return "unchecked", "true when the notation is read another way (a / b × c, -3^2)"
     if context.percent and a and b and abs(a / b) in (100, Fraction(1, 100)):
@@ -800,6 +800,55 @@ def _judge_pair(
     if a and b and context.scaled and _conversion_factor(a / b, powers_of_ten):
         return "unchecked", "off by a power of ten (thousands or cents may be implied)"
     return "wrong", f"{_show(a)} ≠ {_show(b)}"
+
+
+MAX_PERCENT_SIGNS = 4  # 2^4 readings of a claim's % signs
+
+
+def _percent_readings(side: _Side) -> list[_Side]:
+    """The side with each % read as hundredths or as a mark that changes nothing: "0.25 × 100
+    = 25%" is how a percent is written. Hundredths are written as a decimal at the percent's
+    own places ("66.67%" as 0.6667, "33%" as 0.33): a percent may be a rounded one, as a
+    decimal may. "× 100%" in a calculation is × 1, exactly: the whole is never rounded."""
+    signs = [i for i, t in enumerate(side.tokens) if t.kind == "pct"]
+    alone = side.literal is not None  # the side is one percent (7/7 = 100%)
+    readings = []
+    for hundredths in itertools.product((True, False), repeat=len(signs)):
+        tokens = list(side.tokens)
+        for i, as_hundredths in reversed(list(zip(signs, hundredths, strict=True))):
+            before = tokens[i - 1] if i else None
+            if not as_hundredths:
+                del tokens[i]
+            elif before is not None and before.kind == "num":
+                whole = before.text == "100" and not alone
+                text = "1" if whole else f"{Decimal(before.text).scaleb(-2):f}"
+                tokens[i - 1 : i + 1] = [replace(before, text=text)]
+            else:  # (12 + 13)%: the bracket's value over 100
+                sign = tokens[i]
+                tokens[i : i + 1] = [
+                    replace(sign, kind="op", text="/"),
+                    replace(sign, kind="num", text="100"),
+                ]
+        readings.append(replace(side, tokens=tuple(tokens)))
+    return readings
+
+
+def _judge_percent(
+    left: _Side, right: _Side, separator: str, context: Context
+) -> tuple[Verdict, str]:
+    """A claim with % signs (not equal as written): wrong only when it is false under every
+    reading of them, each as hundredths or as a mark ((168.96 / 384) × 100% = 43.96% is
+    wrong either way; 0.25 × 100 = 25% is how a percent is written)."""
+    signs = sum(t.kind == "pct" for t in (*left.tokens, *right.tokens))
+    if signs > MAX_PERCENT_SIGNS:
+        return "unchecked", "percent written loosely"
+    whys = []
+    for one, other in itertools.product(_percent_readings(left), _percent_readings(right)):
+        judged = _judge_pair(one, other, separator, context)
+        if judged is None or judged[0] != "wrong":
+            return "unchecked", "percent written loosely"
+        whys.append(judged[1])
+    return "wrong", f"{whys[0]}, whether its % means hundredths or not"
 
 
 def _judge_converted(

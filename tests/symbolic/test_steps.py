@@ -108,6 +108,46 @@ def test_doubtful_claims_are_unchecked(step: str, why: str) -> None:
     assert (claim.verdict, claim.why) == ("unchecked", why)
 
 
+@pytest.mark.parametrize(
+    "step",
+    [
+        # Real model solutions (the MAV MATH run, GSM8K): false however the % is read.
+        "Percentage increase = (168.96 square inches / 384 square inches) * 100% = 43.96%",
+        "1220 students / 1600 students * 100% = 80%",
+        "0.25 × 100 = 20%",
+        "20% × 50 = 12",
+        "60% + 30% = 80%",
+    ],
+)
+def test_a_percent_false_under_every_reading_is_wrong(step: str) -> None:
+    (claim,) = claims_in(step)
+    assert claim.verdict == "wrong", claim
+    assert "whether its % means hundredths or not" in claim.why
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "0.25 × 100 = 25%",  # % as a mark
+        "2/3 = 66.67%",  # a rounded percent
+        "7/8 = 88%",
+        "1/3 = 33%",
+        "33% × 300 = 100",  # 33% may be a rounded third, as 0.33 may
+        "33.33% × 300 = 100",
+        "100% - 20% = 80",
+        "200 × 1.05 = 210%",
+    ],
+)
+def test_a_percent_true_under_one_reading_is_not_flagged(step: str) -> None:
+    assert verdicts(step) == ["unchecked"], claims_in(step)
+
+
+def test_a_whole_in_percent_is_exact() -> None:
+    # "× 100%" is × 1: never a rounded 1.00 that would excuse 43.96 for 44
+    assert verdicts("(45/60) × 100% = 75%") == ["ok"]
+    assert verdicts("(45/60) × 100% = 70%") == ["wrong"]
+
+
 def test_prose_that_goes_on_to_more_math_is_not_a_unit() -> None:
     # "can be rewritten as" once read as a unit of 3, making 4^3 = 2^6 look false
     assert verdicts("4^3 can be rewritten as (2^2)^3 = 2^6") == ["ok"]
