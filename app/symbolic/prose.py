@@ -56,6 +56,19 @@ def strip_claims(text: str) -> str:
 # answer as a fraction") is not matched and its words make the reader abstain.
 _END_OF_SENTENCE = r"\s*(?:[.!。]|$)"
 _INSTRUCTIONS = [
+    (  # "Enter all the solutions, separated by commas.": how to type a list of them in
+        re.compile(
+            r"enter\s+(?:all\s+)?(?:the\s+)?(?:solutions|roots)\s*,?\s*separated\s+by\s+commas"
+            + _END_OF_SENTENCE,
+            re.IGNORECASE,
+        ),
+        " ",
+    ),
+    (  # "Find all the solutions to …" asks for the solutions, as "Find the solutions" does;
+        # "all" elsewhere ("= 0 for all x") may make an identity of an equation
+        re.compile(r"\b(find|determine)\s+all\s+(?:the\s+)?(?=solutions\b|roots\b)", re.IGNORECASE),
+        r"\1 the ",
+    ),
     (
         re.compile(
             r"(?:please\s+)?give\s+only\s+the\s+(?:result|answer|value|gcd|lcm|"
