@@ -26,7 +26,6 @@ from app.checks.schemas import MAX_STEP_CHARS, MAX_STEPS, CheckResponse, StepChe
 from app.checks.steps import WorkCheck, check_work
 from app.db.models import Check, CheckVerdict
 from app.llm.hedges import hedges
-from app.llm.plain_answers import plainly_one_value
 from app.pipeline.context import PipelineContext
 from app.pipeline.nodes.retrieve import similar_problems
 from app.pipeline.verification_stages import validation_stages
@@ -34,7 +33,7 @@ from app.retrieval.bank_answer import known_answer
 from app.scans.service import UnreadableInput
 from app.settings import Settings
 from app.verification.admission import admitted_verifiers
-from app.verification.combiner import NOT_PLAIN
+from app.verification.combiner import only_a_proof
 from app.verification.validator import ValidationOutcome, validate
 from app.verification.verdict import Verdict
 
@@ -263,8 +262,8 @@ def no_guess(response: CheckResponse, answer: str, problem: str) -> CheckRespons
         return response
     if hedges(answer, problem, approximations=response.method == "llm"):
         why = "the answer hedges between values; a guess is not checked as right"
-    elif response.method == "llm" and not plainly_one_value(answer, problem):
-        why = NOT_PLAIN  # "circa 12", "12 at minimum": a model that echoes it agrees
+    elif response.method == "llm" and (proof_only := only_a_proof(answer, problem)):
+        why = proof_only  # "circa 12", "12 at minimum", a figure as code: an echo agrees
     else:
         return response
     return CheckResponse(verdict="unknown", method=response.method, detail=why, confidence=None)

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.llm.plain_answers import plainly_one_value
 from app.pipeline.context import PipelineContext
 from app.pipeline.state import AttemptRecord, SolveState, VerificationStatus
 from app.settings import VerifySettings
 from app.verification.calibration import Calibrator
-from app.verification.combiner import Judgement, Proof, judge
+from app.verification.combiner import Judgement, Proof, judge, only_a_proof
 
 NO_PROVIDER = (
     "no model provider configured: the symbolic solver reads equations and arithmetic only"
@@ -65,16 +64,16 @@ def judgement(
         calibrator=calibrator,
         raw_verified=verify.verified_threshold,
         credible_rejection=rejection,
-        plain=_plain(attempt),
+        proof_only=_proof_only(attempt),
     )
 
 
-def _plain(attempt: SolveState | AttemptRecord) -> bool:
+def _proof_only(attempt: SolveState | AttemptRecord) -> str | None:
     if isinstance(attempt, AttemptRecord):
-        return attempt.plain
-    return attempt.solution is None or plainly_one_value(
-        attempt.solution.final_answer, attempt.problem_text
-    )
+        return attempt.proof_only
+    if attempt.solution is None:
+        return None
+    return only_a_proof(attempt.solution.final_answer, attempt.problem_text)
 
 
 def is_verified(state: SolveState, ctx: PipelineContext) -> bool:

@@ -42,9 +42,9 @@ class AttemptRecord:
     verify_calibrated: bool = False
     verify_error: str | None = None
     independent_answer: str | None = None
-    # The answer plainly states one value (app/llm/plain_answers.py): else only a proof
-    # verifies it.
-    plain: bool = True
+    # Why model evidence cannot verify this answer, only a proof (combiner.only_a_proof): it
+    # does not plainly state one value, the problem's figure is drawing code; None: it may.
+    proof_only: str | None = None
 
 
 @dataclass(slots=True)

@@ -21,10 +21,12 @@ must reach `raw_verified` to verify.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from app.llm.plain_answers import plainly_one_value
 from app.verification.calibration import (
     Calibrator,
     VerdictLike,
@@ -37,6 +39,28 @@ Badge = Literal["verified", "unverified", "caution"]
 Proof = Literal["for", "against"]
 EVIDENCE_AGAINST = 0.5  # P(correct) below this: more likely wrong than right
 NOT_PLAIN = "the answer does not plainly state one value: only a proof verifies it"
+FIGURE_AS_CODE = (
+    "the problem's figure is drawing code the models read as text: only a proof verifies it"
+)
+_DRAWING_CODE = re.compile(
+    r"\[asy\]|\\begin\{(?:tikzpicture|pspicture|picture)\}|\\draw\s*[\[(]", re.IGNORECASE
+)
+
+
+def only_a_proof(answer: str, problem: str) -> str | None:
+    """Why model evidence cannot verify `answer` to `problem` (only a proof may), else None:
+
+    - the problem's figure is drawing code ([asy], TikZ): the models read a picture as text.
+      On the MAV run's MATH problems, 20 % of the answers to such problems were right (68 %
+      of the others), and every verifier approved sin X = 4/5 read off the wrong side;
+    - the answer does not plainly state one value (app/llm/plain_answers.py): a verifier that
+      echoes any wording agrees with it.
+    """
+    if _DRAWING_CODE.search(problem):
+        return FIGURE_AS_CODE
+    if not plainly_one_value(answer, problem):
+        return NOT_PLAIN
+    return None
 
 
 def evidence_against(calibrator: Calibrator | None) -> float:
@@ -61,12 +85,11 @@ def judge(
     calibrator: Calibrator | None,
     raw_verified: float,
     credible_rejection: str | None = None,
-    plain: bool = True,
+    proof_only: str | None = None,
 ) -> Judgement:
     """The badge for one answer. `credible_rejection`: why a credible witness rejected it
-    (a quick verifier's independent recomputation, a credible panel) or None. `plain`: the
-    answer plainly states one value (app/llm/plain_answers.py); else only a proof verifies it,
-    since a verifier that echoes any wording agrees with it."""
+    (a quick verifier's independent recomputation, a credible panel) or None. `proof_only`:
+    why model evidence cannot verify this answer (`only_a_proof`), or None."""
     if proof == "for":
         return Judgement("verified", 1.0 if probability is None else probability, None)
     if proof == "against":
@@ -78,8 +101,8 @@ def judge(
     else:
         bar = raw_verified
     if credible_rejection is None and bar is not None and probability >= bar:
-        if not plain:
-            return Judgement("unverified", probability, NOT_PLAIN)
+        if proof_only is not None:
+            return Judgement("unverified", probability, proof_only)
         return Judgement("verified", probability, None)
     if credible_rejection is not None:
         return Judgement("caution", probability, credible_rejection)

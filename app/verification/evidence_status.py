@@ -68,7 +68,7 @@ def after_consensus(
     proven_at_response: bool,
     approved_outside: int = 0,
     rejected_outside: int = 0,
-    plain: bool = True,
+    proof_only: str | None = None,
     score: float | None = None,
 ) -> StatusChange | None:
     """`confirmations`: other providers whose answers agree with the returned one;
@@ -92,7 +92,7 @@ def after_consensus(
         current == "unverified"
         and confirmations >= min_confirmations
         and consensus_validated(method, approvals=approved_outside, rejections=rejected_outside)
-        and plain  # agreement is no proof: a wording that is not one plain value stays
+        and proof_only is None  # agreement is no proof: "circa 12", a figure read as code
     ):
         return StatusChange(
             "verified",
@@ -123,7 +123,7 @@ def after_later_panel(
     may_verify: bool,
     proven_at_response: bool,
     by: str,
-    plain: bool = True,
+    proof_only: str | None = None,
 ) -> StatusChange | None:
     """A later panel's verdicts joined the ledger and the one fitted model read it all again
     (`combiner.judge_ledger`): the badge follows that reading — no private bar. A badge a proof
@@ -132,7 +132,7 @@ def after_later_panel(
     (the judge's rule), and MARS gives such answers their second chance."""
     if proven_at_response or badge == current or current == "caution":
         return None
-    if badge == "verified" and not (may_verify and plain):
+    if badge == "verified" and not (may_verify and proof_only is None):
         return None
     if badge == "verified":
         why = f"with {by} the evidence verifies it (P {probability:.2f})"

@@ -9,7 +9,9 @@ quick-verify signals of the attempt that was returned, exactly as the pipeline c
 
 Answers whose own evidence was a proof never reach the threshold (a proof verifies by
 itself, app/pipeline/badge.py), so the threshold is chosen on the others only: otherwise
-easy proven answers would vouch for model-only evidence.
+easy proven answers would vouch for model-only evidence. Answers only a proof may verify
+(`combiner.only_a_proof`: a figure given as drawing code, a wording that is not one plain
+value) are left out unless proven: model evidence never verifies them, so they do not test it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from app.verification.calibration import Calibrator, fit_evidence_model, verdict_signals
+from app.verification.combiner import only_a_proof
 
 Source = Literal["proof", "consensus", "spot"]
 PROOF_METHODS = ("programmatic", "ground_truth")
@@ -142,16 +145,27 @@ def labelled_outcomes(rows: Iterable[VerdictRow]) -> list[LabelledOutcome]:
         returned = _returned(solution_rows)
         if found is None or not returned:
             continue
+        proven = any(_is_proof(r) for r in returned)
+        if not proven and _model_cannot_verify(returned[0]):
+            continue  # the threshold is certified on answers model evidence may verify
         outcomes.append(
             LabelledOutcome(
                 verdict_signals(returned),
                 found[0],
                 found[1],
-                any(_is_proof(r) for r in returned),
+                proven,
                 problem_key(returned[0].problem_text),
             )
         )
     return outcomes
+
+
+def _model_cannot_verify(row: VerdictRow) -> bool:
+    """Only a proof may verify the returned answer (combiner.only_a_proof: a figure given as
+    drawing code, an answer that is not one plain value)."""
+    if row.problem_text is None or row.final_answer is None:
+        return False
+    return only_a_proof(row.final_answer, row.problem_text) is not None
 
 
 def split_for_promise(

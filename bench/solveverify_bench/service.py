@@ -155,6 +155,7 @@ async def _run(
                     "signals": calibration_signals(a.verdicts),
                     "correct": right,
                     "answer": a.final_answer,
+                    "proof_only": a.proof_only,
                 }
             )
         correct = bool(p.answer and answer and await grade(p.answer, answer))
@@ -189,6 +190,7 @@ def fit_promise(records: list[dict[str, Any]], config: ServiceBenchConfig) -> Ca
         (a["signals"], bool(a["correct"]), r.get("id"))
         for r in records
         for a in r["attempt_signals"]
+        if a.get("proof_only") is None  # model evidence never verifies it: no outcome for it
     ]
     return fit_evidence_model(
         [x for x, _, _ in rows],

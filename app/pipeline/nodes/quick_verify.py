@@ -9,7 +9,6 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from app.llm.outputs import SolveStep as Step
-from app.llm.plain_answers import plainly_one_value
 from app.pipeline.badge import best_attempt
 from app.pipeline.context import PipelineContext
 from app.pipeline.evidence import (
@@ -24,6 +23,7 @@ from app.pipeline.state import AttemptRecord, SolveState
 from app.pipeline.verification_stages import validation_stages
 from app.symbolic.step_text import latex_rows
 from app.verification.calibration import verdict_signals
+from app.verification.combiner import only_a_proof
 from app.verification.validator import Stage, validate
 from app.verification.verdict import Verdict
 
@@ -119,7 +119,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         verify_calibrated=calibrated,
         verify_error=outcome.error,
         independent_answer=outcome.independent_answer,
-        plain=plainly_one_value(answer, state.problem_text),
+        proof_only=only_a_proof(answer, state.problem_text),
     )
     update: dict[str, Any] = {
         "verify_passed": passed,

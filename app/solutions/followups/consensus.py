@@ -25,7 +25,6 @@ from app.db.repositories.fitness import FitnessRepository
 from app.db.repositories.outbox import OutboxRepository
 from app.llm.errors import ProviderError
 from app.llm.outputs import SolveOutput, schema_of
-from app.llm.plain_answers import plainly_one_value
 from app.llm.registry import ProviderRegistry
 from app.llm.structured import extract_json
 from app.pipeline.prompts import solve as solve_prompts
@@ -33,7 +32,7 @@ from app.scans.repository import ScanRepository
 from app.solutions.status_repository import StatusRepository
 from app.symbolic.sandbox import SymbolicSandbox
 from app.verification.calibration import Calibrator
-from app.verification.combiner import judge_ledger
+from app.verification.combiner import judge_ledger, only_a_proof
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
 from app.verification.evidence_status import (
     Judged,
@@ -153,7 +152,7 @@ def badge_after(
         may_verify=may_verify,
         proven_at_response=proof_at_response(solution) is not None,
         by=by,
-        plain=plainly_one_value(solution.final_answer or "", solution.scan.problem_text),
+        proof_only=only_a_proof(solution.final_answer or "", solution.scan.problem_text),
     )
 
 
@@ -361,7 +360,7 @@ async def consensus_check(ctx: dict[str, Any], solution_id: str) -> str:
             proven_at_response=proven_at_response == "proven",
             approved_outside=approvals if approved else 0,
             rejected_outside=rejections,
-            plain=plainly_one_value(solution.final_answer or "", solution.scan.problem_text),
+            proof_only=only_a_proof(solution.final_answer or "", solution.scan.problem_text),
             score=weight_share(nodes, result.groups),
         )
         if result.method != "proof" and approved is not None:

@@ -26,12 +26,11 @@ from typing import Any
 from app.db.documents import StoredStep
 from app.db.models import Solution, VerificationRecord
 from app.db.transaction import retry_when_locked
-from app.llm.plain_answers import plainly_one_value
 from app.scans.repository import ScanRepository
 from app.solutions.followups.consensus import fitted_model
 from app.solutions.status_repository import StatusRepository
 from app.verification.admission import admitted_verifiers
-from app.verification.combiner import judge_ledger
+from app.verification.combiner import judge_ledger, only_a_proof
 from app.verification.evidence_status import StatusChange
 from app.verification.mars import Mars, MarsConfig, MarsResult
 from app.verification.programmatic import ground_truth_verdict, programmatic_verdict
@@ -88,7 +87,7 @@ async def _validate(jobs: JobContext, solution: Solution, result: MarsResult) ->
 
 
 def _decide(
-    jobs: JobContext, outcome: ValidationOutcome, *, plain: bool
+    jobs: JobContext, outcome: ValidationOutcome, *, proof_only: str | None
 ) -> tuple[bool, StatusChange]:
     """Whether MARS's answer replaces the stored one, and the badge it gets, why, and with
     what confidence. No private bar: a proof decides; else the one fitted model reads the new
@@ -105,7 +104,7 @@ def _decide(
     badge, probability, may_verify = judge_ledger(calibrator, outcome.verdicts)
     if badge == "caution":
         return False, StatusChange("caution", "")
-    if badge == "verified" and may_verify and plain:
+    if badge == "verified" and may_verify and proof_only is None:
         why = f"MARS second chance: the evidence verifies its new answer (P {probability:.2f})"
         return True, StatusChange("verified", why, probability, calibrated=True)
     why = f"MARS second chance: a new answer the evidence is not against (P {probability:.2f})"
@@ -151,8 +150,8 @@ async def mars_second_chance(ctx: dict[str, Any], solution_id: str) -> str:
         return f"no solution from MARS ({result.calls} calls)"
     outcome = await _validate(jobs, solution, result)
     best = result.best
-    plain = plainly_one_value(best.answer, solution.scan.problem_text)
-    improved, change = _decide(jobs, outcome, plain=plain)
+    proof_only = only_a_proof(best.answer, solution.scan.problem_text)
+    improved, change = _decide(jobs, outcome, proof_only=proof_only)
 
     async def write() -> None:
         async with jobs.transaction() as session:

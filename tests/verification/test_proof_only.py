@@ -1,0 +1,120 @@
+"""Answers only a proof may verify (combiner.only_a_proof): a figure given as drawing code
+([asy], TikZ), which the models read as text, and an answer that is not one plain value.
+
+On the MAV run's MATH problems every verifier approved sin X = 4/5 for a right triangle drawn
+in [asy] (the answer is 3/5): 20 % of the answers to such problems were right, 68 % of the
+others. Model evidence never verifies them, and their outcomes do not certify the threshold."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from app.pipeline.graph import run_pipeline
+from app.pipeline.state import SolveState
+from app.verification.calibration import Calibrator
+from app.verification.combiner import FIGURE_AS_CODE, NOT_PLAIN, judge, only_a_proof
+from app.verification.outcomes import VerdictRow, labelled_outcomes
+from tests.fixtures.providers import solver, verdict_json, verifier
+
+TRIANGLE = """In right triangle $XYZ$, shown below, what is $\\sin{X}$?
+
+[asy]
+draw((0,0)--(10,0)--(3.6,4.8)--cycle,black+linewidth(1));
+draw(rightanglemark((0,0),(3.6,4.8),(10,0),20),black+linewidth(1));
+label("X",(10,0),E);
+label("Y",(3.6,4.8),N);
+label("Z",(0,0),W);
+label("10",(0,0)--(10,0),S);
+label("8",(10,0)--(3.6,4.8),NE);
+[/asy]"""
+TIKZ = (
+    "What is the area of the square?\n"
+    "\\begin{tikzpicture}\\draw (0,0) rectangle (3,3);\\end{tikzpicture}"
+)
+APPLES = "Tom has 5 apples and buys 7 more. How many apples does he have now?"
+
+
+@pytest.mark.parametrize("problem", [TRIANGLE, TIKZ, "Find x. [ASY]draw((0,0)--(1,1));[/ASY]"])
+def test_a_figure_given_as_drawing_code_needs_a_proof(problem: str) -> None:
+    assert only_a_proof("3/5", problem) == FIGURE_AS_CODE
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [APPLES, "Draw a picture: 3 rows of 4 dots. How many dots?", "The graph of y = 2x + 1 ..."],
+)
+def test_words_about_a_picture_are_no_drawing_code(problem: str) -> None:
+    assert only_a_proof("12", problem) is None
+
+
+def test_an_answer_that_is_not_one_plain_value_needs_a_proof() -> None:
+    assert only_a_proof("12 at minimum", APPLES) == NOT_PLAIN
+
+
+def test_the_judge_verifies_only_a_proof_of_such_an_answer() -> None:
+    fitted = Calibrator(feature_set="evidence", threshold=0.9, target_precision=0.97)
+    common = {"calibrated": True, "calibrator": fitted, "raw_verified": 0.9}
+    by_model = judge(proof=None, probability=0.999, proof_only=FIGURE_AS_CODE, **common)
+    assert (by_model.badge, by_model.reason) == ("unverified", FIGURE_AS_CODE)
+    proven = judge(proof="for", probability=1.0, proof_only=FIGURE_AS_CODE, **common)
+    assert proven.badge == "verified"
+    against = judge(proof=None, probability=0.01, proof_only=FIGURE_AS_CODE, **common)
+    assert against.badge == "caution"  # evidence against still says so
+
+
+async def test_a_figure_problem_the_verifiers_approve_is_not_verified(graph, make_context) -> None:
+    approve = verifier("check", verdict_json(True, 0.99, "4/5"))
+    ctx = make_context(solver("model", "4/5"), approve, symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=TRIANGLE))
+    assert state.solution is not None and state.solution.final_answer == "4/5"
+    assert state.verification_status == "unverified"
+    assert state.caution_reason == FIGURE_AS_CODE
+    # the same evidence on a problem stated in words verifies
+    approve = verifier("check", verdict_json(True, 0.99, "12"))
+    ctx = make_context(solver("model", "12"), approve, symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=APPLES))
+    assert state.verification_status == "verified"
+
+
+def _labelled(problem: str, proof: bool) -> list[VerdictRow]:
+    sid = uuid.uuid4()
+    common = {"solution_id": sid, "final_answer": "4/5", "attempt": 1, "answer": "4/5"}
+    quick = VerdictRow(
+        **common,
+        tier="quick",
+        method="programmatic" if proof else "llm",
+        verifier_id="symbolic:substitution" if proof else "m:quick_verify",
+        verdict="approve",
+        score=0.95,
+        problem_text=problem,
+    )
+    agreed = VerdictRow(
+        **common,
+        tier="consensus",
+        method="llm",
+        verifier_id="consensus:exact_match",
+        verdict="reject",
+        score=None,
+        problem_text=problem,
+    )
+    return [quick, agreed]
+
+
+def test_outcomes_model_evidence_cannot_verify_do_not_certify_the_threshold() -> None:
+    outcomes = labelled_outcomes(
+        [
+            *_labelled(TRIANGLE, proof=False),
+            *_labelled(TRIANGLE, proof=True),
+            *_labelled(APPLES, proof=False),
+        ]
+    )
+    # the figure problem's model-only outcome is left out; its proven one and the words' stay
+    assert sorted((o.proven_at_response, o.problem is not None) for o in outcomes) == [
+        (False, True),
+        (True, True),
+    ]
+    assert {o.problem for o in outcomes if not o.proven_at_response} == {
+        "tom has 5 apples and buys 7 more how many apples does he have now"
+    }
