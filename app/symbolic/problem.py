@@ -252,7 +252,23 @@ def extract_problem(text: str) -> MathProblem | None:
         return None
     if problem is not None and not _angles_in_a_known_unit(problem, text):
         return None
+    if problem is not None and _complex_unknown(problem):
+        return None
     return problem
+
+
+def _complex_unknown(problem: MathProblem) -> bool:
+    """An equation in z alone, beyond a linear one: z names a complex number (MATH's "Find
+    all the solutions to z^4 = -4"), and its non-real solutions are asked; this reader
+    solves over the reals only ("no solutions" for z^2 = -4 is wrong there)."""
+    if problem.kind != "equations" or [v.name for v in problem.variables] != ["z"]:
+        return False
+    (z,) = problem.variables
+    for equation in problem.equations:
+        difference = sp.expand((equation.lhs - equation.rhs).doit())  # read unevaluated
+        if not difference.is_polynomial(z) or sp.Poly(difference, z).degree() > 1:
+            return True
+    return False
 
 
 # sin … csc and their inverses (asin 1/2: 30° or π/6?), wherever an angle's unit matters.

@@ -494,6 +494,8 @@ def _safe_edge(tokens: list[Token], index: int, step: int, run_edge: Token, plai
             return False
         if token.text == "?" and step > 0:
             return False  # "Is 3 × 7 = 20?": a question, not a claim
+        if step > 0 and touching and _goes_on(token, beyond):
+            return False  # "= 12,5%" (a decimal comma), "= 33.(3)%" (a repeating digit)
         if token.text in (",", "，") and step < 0:
             beyond = tokens[index - 1] if index > 0 else None
             # "1, 2 = …" lists numbers; "15 - 3 = 12, 12 + 8 = 19" is two claims
@@ -833,6 +835,21 @@ def _percent_readings(side: _Side) -> list[_Side]:
     return readings
 
 
+def _percent_of_a_whole(side: _Side) -> bool:
+    """200 − 10% (ten percent off), $20 + 8% (tax): a percent added to or taken from a number
+    that is no percent itself means that percent of it (100% − 20% is two percents)."""
+    tokens = side.tokens
+    return any(
+        sign.kind == "pct"
+        and i >= 3
+        and tokens[i - 1].kind == "num"
+        and tokens[i - 2].kind == "op"
+        and tokens[i - 2].text in "+-"
+        and tokens[i - 3].kind in ("num", "rp")
+        for i, sign in enumerate(tokens)
+    )
+
+
 def _judge_percent(
     left: _Side, right: _Side, separator: str, context: Context
 ) -> tuple[Verdict, str]:
@@ -842,6 +859,8 @@ def _judge_percent(
     signs = sum(t.kind == "pct" for t in (*left.tokens, *right.tokens))
     if signs > MAX_PERCENT_SIGNS:
         return "unchecked", "percent written loosely"
+    if _percent_of_a_whole(left) or _percent_of_a_whole(right):
+        return "unchecked", "a percent added to a whole (200 - 10% for ten percent off)"
     whys = []
     for one, other in itertools.product(_percent_readings(left), _percent_readings(right)):
         judged = _judge_pair(one, other, separator, context)
@@ -1007,6 +1026,14 @@ def _denied_after(tokens: list[Token], end: int) -> bool:
     return len(words) == 2 and words[0] in ("is", "was", "are", "that's") and words[1] in _DENIALS
 
 
+def _goes_on(mark: Token, beyond: Token | None) -> bool:
+    """The number before `mark` goes on past it, written so the reader does not read it: a
+    decimal comma (12,5) or a repeating group in brackets (33.(3))."""
+    if beyond is None or beyond.start != mark.end:
+        return False
+    return (mark.text == "," and beyond.kind == "num") or (mark.text == "." and beyond.kind == "lp")
+
+
 def _ellipsis_at(plain: str, tokens: list[Token], index: int, number_end: int) -> bool:
     """Three full stops at tokens[index], right after the number (0.333..., or past the end
     of its formula: $0.142857$...)."""
@@ -1015,6 +1042,15 @@ def _ellipsis_at(plain: str, tokens: list[Token], index: int, number_end: int) -
         len(dots) == 3
         and all(t.kind == "punct" and t.text == "." for t in dots)
         and not plain[number_end : dots[0].start].strip(" $")
+    )
+
+
+def _percent_after(plain: str, tokens: list[Token], index: int) -> bool:
+    mark = tokens[index] if index < len(tokens) else None
+    return (
+        mark is not None
+        and mark.kind == "pct"
+        and not plain[tokens[index - 1].end : mark.start].strip(" $")
     )
 
 
@@ -1057,6 +1093,9 @@ def _statements(plain: str, tokens: list[Token]) -> list[_Statement | None]:
             sides[-1] = replace(sides[-1], units=(*sides[-1].units, after.text))
         text = plain[run[0].start : run[-1].end].strip()
         if run[-1].kind == "num" and _ellipsis_at(plain, tokens, end, run[-1].end):
+            if _percent_after(plain, tokens, end + 3):
+                statements.append(None)  # "= 66.66...%": the % was cut off the number
+                continue
             sides[-1] = replace(sides[-1], continues=True)
             text += "..."  # quoted as written: 1 / 3 = 0.444... (not 0.444)
         labelled = name is None and before is not None and before.kind in ("word", "var")

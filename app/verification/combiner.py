@@ -43,7 +43,12 @@ FIGURE_AS_CODE = (
     "the problem's figure is drawing code the models read as text: only a proof verifies it"
 )
 _DRAWING_CODE = re.compile(
-    r"\[asy\]|\\begin\{(?:tikzpicture|pspicture|picture)\}|\\draw\s*[\[(]", re.IGNORECASE
+    r"\[asy\]|\\begin\s*\{\s*(?:asy|tikzpicture|pspicture|picture)\s*\}"  # a figure's block
+    r"|\\(?:tikz|draw|filldraw|fill|shade|path|node|pspicture|psline|pspolygon|pscircle)"
+    r"(?![A-Za-z])"  # TikZ or PSTricks commands alone
+    r"|\b(?:draw|filldraw|fill|dot)\s*\(\s*\(\s*-?[\d.]+\s*,"  # Asymptote: draw((0,0)--…)
+    r"|<svg\b",
+    re.IGNORECASE,
 )
 
 
