@@ -861,13 +861,13 @@ def _judge_percent(
         return "unchecked", "percent written loosely"
     if _percent_of_a_whole(left) or _percent_of_a_whole(right):
         return "unchecked", "a percent added to a whole (200 - 10% for ten percent off)"
-    whys = []
+    why = None
     for one, other in itertools.product(_percent_readings(left), _percent_readings(right)):
         judged = _judge_pair(one, other, separator, context)
         if judged is None or judged[0] != "wrong":
             return "unchecked", "percent written loosely"
-        whys.append(judged[1])
-    return "wrong", f"{whys[0]}, whether its % means hundredths or not"
+        why = why or judged[1]  # the first reading's: every % as hundredths
+    return "wrong", f"{why}, whether its % means hundredths or not"
 
 
 def _judge_converted(
@@ -1046,6 +1046,7 @@ def _ellipsis_at(plain: str, tokens: list[Token], index: int, number_end: int) -
 
 
 def _percent_after(plain: str, tokens: list[Token], index: int) -> bool:
+    """A % sign at tokens[index], against what comes before it (66.66...%)."""
     mark = tokens[index] if index < len(tokens) else None
     return (
         mark is not None
