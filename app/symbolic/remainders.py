@@ -1,8 +1,8 @@
 """Division with a remainder (有余数的除法): "17 ÷ 5 = ? 余 ?", "17 ÷ 5 = (  )……(  )",
 "17÷5=□……□", "Find the quotient and remainder when 17 is divided by 5", and the remainder
 alone: "What is the remainder when 17 is divided by 5?", "17除以5的余数是多少？", "17 mod 5",
-"Find the remainder when $2^{100}$ is divided by 7." (a power of whole numbers, where only the
-remainder is asked).
+"Find the remainder when $2^{100}$ is divided by 7." (a power of whole numbers, or a sum or a
+product of them, "2^10 + 3", where only the remainder is asked).
 
 Whole numbers only, and a divisor that is not 0. The answer is the quotient and the remainder
 ("3 余 2", "3……2", "3 R 2", "3 remainder 2", "商3余2"), or the remainder alone where only it is
@@ -18,8 +18,12 @@ from dataclasses import dataclass
 _BLANK = r"(?:\?|[(（]\s*[)）]|□|_+)?"
 _MARK = r"(?:余|\.{2,}|…+|\bR\b|\br\b|\bremainder\b)"
 _NUMBER = r"(\d{1,12})"
-# The remainder alone may be asked of a power: "2^100", "2^(100)" (from $2^{100}$).
-_DIVIDEND = r"(\d{1,12}|\d{1,6}\s*\^\s*(?:\d{1,6}|\(\s*\d{1,6}\s*\)))"
+# The remainder alone may be asked of a power: "2^100", "2^(100)" (from $2^{100}$), and, where
+# words close the dividend ("when … is divided by", "…除以"), of sums and products of them:
+# "2^10 + 3", "3 × 5^20" (not after "mod": 2^10 + 3 mod 7 is 2^10 + (3 mod 7)).
+_TERM = r"(?:\d{1,12}|\d{1,6}\s*\^\s*(?:\d{1,6}|\(\s*\d{1,6}\s*\)))"
+_DIVIDEND = rf"({_TERM})"
+_SUM = rf"({_TERM}(?:\s*[-+*×]\s*{_TERM}){{0,7}})"
 MAX_DIGITS = 1000  # as evaluation.MAX_RESULT_DIGITS: a power past it is not computed
 _BOTH = [
     re.compile(rf"^\s*{_NUMBER}\s*/\s*{_NUMBER}\s*=\s*{_BLANK}\s*{_MARK}\s*{_BLANK}\s*[.。]?\s*$"),
@@ -31,11 +35,11 @@ _BOTH = [
 ]
 _REMAINDER_ONLY = [
     re.compile(
-        rf"^\s*(?:what\s+is\s+|find\s+)?the\s+remainder\s+(?:when|of)\s+{_DIVIDEND}\s+"
+        rf"^\s*(?:what\s+is\s+|find\s+)?the\s+remainder\s+(?:when|of)\s+{_SUM}\s+"
         rf"(?:is\s+)?divided\s+by\s+{_NUMBER}\s*[?.]?\s*$",
         re.IGNORECASE,
     ),
-    re.compile(rf"^\s*{_DIVIDEND}\s*除以\s*{_NUMBER}\s*的余数是(?:多少|几)\s*[?。]?\s*$"),
+    re.compile(rf"^\s*{_SUM}\s*除以\s*{_NUMBER}\s*的余数是(?:多少|几)\s*[?。]?\s*$"),
     re.compile(
         rf"^\s*(?:what\s+is\s+)?{_DIVIDEND}\s+mod(?:ulo)?\s+{_NUMBER}\s*(?:=\s*\?)?\s*[?.]?\s*$",
         re.IGNORECASE,
@@ -77,7 +81,30 @@ def read_remainder_question(text: str) -> RemainderQuestion | None:
 
 
 def _whole(written: str) -> int | None:
-    """'17' → 17, '2^(100)' → 2**100; None for a power past MAX_DIGITS digits (or 0^0)."""
+    """'17' → 17, '2^(100)' → 2**100, '2^10 + 3 × 5' → 1039; None for a value past MAX_DIGITS
+    digits, 0^0, or below 0 (whose remainder has two conventions)."""
+    total, sign = 0, 1
+    for part in re.split(r"\s*([-+])\s*", written.strip()):
+        if part in "+-":
+            sign = -1 if part == "-" else 1
+            continue
+        product = 1
+        for factor in re.split(r"\s*[*×]\s*", part):
+            value = _power(factor)
+            if value is None or (
+                product and value and _digits(product) + _digits(value) > MAX_DIGITS
+            ):
+                return None
+            product *= value
+        total += sign * product
+    return total if total >= 0 else None
+
+
+def _digits(value: int) -> float:
+    return math.log10(value) if value > 0 else 0.0
+
+
+def _power(written: str) -> int | None:
     if "^" not in written:
         return int(written)
     base, exponent = (int(re.sub(r"\D", "", part)) for part in written.split("^"))

@@ -64,3 +64,32 @@ def test_a_pair_is_no_range() -> None:
     assert hedges("8...9", "How many apples are there?")  # a range where one value is asked
     assert answers_equivalent("3 余 2", "3 R 2", "17 ÷ 5 = ? 余 ?") is True
     assert answers_equivalent("3 余 2", "3 R 3", "17 ÷ 5 = ? 余 ?") is False
+
+
+@pytest.mark.parametrize(
+    ("problem", "remainder"),
+    [
+        ("Find the remainder when $1 + 2 + 2^2 + 2^3$ is divided by 7.", "1"),  # 15
+        ("What is the remainder when 2^10 + 3 is divided by 7?", "5"),  # 1027
+        ("What is the remainder when $2^{2005} + 3^{2005}$ is divided by 5?", "0"),
+        ("What is the remainder when 3 × 5^20 is divided by 4?", "3"),
+        ("Find the remainder when 15 - 4 × 3 is divided by 2.", "1"),  # × before -
+        ("2^10+3除以7的余数是多少", "5"),
+    ],
+)
+def test_the_remainder_of_a_sum_or_product_of_powers(problem: str, remainder: str) -> None:
+    assert check_answer(problem, remainder).verdict == "approve", problem
+    assert check_answer(problem, str(int(remainder) + 1)).verdict == "reject", problem
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "2^10 + 3 mod 7",  # 2^10 + (3 mod 7)?
+        "What is the remainder when 2^5 - 40 is divided by 7?",  # below 0: two conventions
+        "What is the remainder when 10^999 * 10^999 is divided by 7?",  # too many digits
+        "What is the remainder when 2.5 + 1 is divided by 7?",
+    ],
+)
+def test_a_dividend_not_read_beyond_doubt(problem: str) -> None:
+    assert check_answer(problem, "1").verdict == "abstain", problem
