@@ -56,6 +56,10 @@ def strip_claims(text: str) -> str:
 # answer as a fraction") is not matched and its words make the reader abstain.
 _END_OF_SENTENCE = r"\s*(?:[.!。]|$)"
 _INSTRUCTIONS = [
+    (  # "Rationalize the denominator: 5/√3" asks for its simplest form, c√n/d (5√3/3)
+        re.compile(r"^\s*rationali[sz]e\s+the\s+denominators?\s*(?::|of\b)\s*", re.IGNORECASE),
+        "Simplify ",
+    ),
     (  # "Enter all the solutions, separated by commas.": how to type a list of them in
         re.compile(
             r"enter\s+(?:all\s+)?(?:the\s+)?(?:solutions|roots)\s*,?\s*separated\s+by\s+commas"
