@@ -85,7 +85,7 @@ def _whole(written: str) -> int | None:
     digits, 0^0, or below 0 (whose remainder has two conventions)."""
     total, sign = 0, 1
     for part in re.split(r"\s*([-+])\s*", written.strip()):
-        if part in "+-":
+        if part in ("+", "-"):
             sign = -1 if part == "-" else 1
             continue
         product = 1
