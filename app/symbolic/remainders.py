@@ -91,9 +91,7 @@ def _whole(written: str) -> int | None:
         product = 1
         for factor in re.split(r"\s*[*×]\s*", part):
             value = _power(factor)
-            if value is None or (
-                product and value and _digits(product) + _digits(value) > MAX_DIGITS
-            ):
+            if value is None or _digits(product) + _digits(value) > MAX_DIGITS:
                 return None
             product *= value
         total += sign * product

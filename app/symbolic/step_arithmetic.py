@@ -844,7 +844,7 @@ def _percent_of_a_whole(side: _Side) -> bool:
         and i >= 3
         and tokens[i - 1].kind == "num"
         and tokens[i - 2].kind == "op"
-        and tokens[i - 2].text in "+-"
+        and tokens[i - 2].text in ("+", "-")
         and tokens[i - 3].kind in ("num", "rp")
         for i, sign in enumerate(tokens)
     )
