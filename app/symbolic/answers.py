@@ -145,6 +145,16 @@ def parse_value(text: str, units: frozenset[str] | None = None, *, euler: bool =
     return value
 
 
+def _comma_inside_brackets(text: str) -> bool:
+    """A comma within parentheses: "(1, 2), (3, 4)"; not "((1 - √21)/(2)), ((1 + √21)/(2))"."""
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth > 0:
+            return True
+    return False
+
+
 def read_candidate(
     text: str, variables: list[str], units: frozenset[str] | None = None, *, euler: bool = False
 ) -> Candidate:
@@ -162,8 +172,8 @@ def read_candidate(
         raise ParseError("'4,0': a list or a decimal comma?")
     tuple_form = bool(re.fullmatch(r"\(([^()]|\([^()]*\))*,([^()]|\([^()]*\))*\)", cleaned))
     body = cleaned[1:-1] if tuple_form else cleaned.strip()
-    if re.fullmatch(r"\(.*\)", body) and "," in body and not tuple_form:
-        raise ParseError("unreadable grouping")
+    if not tuple_form and _comma_inside_brackets(body):
+        raise ParseError("unreadable grouping")  # "(1, 2), (3, 4)": pairs, for one unknown?
     body = re.sub(r"^[a-zA-Z]\s*∈\s*", "", body).strip()
     parts = [p for p in _LIST_SPLIT.split(body) if p.strip()]
     if not parts:

@@ -229,7 +229,9 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
             return _check_comparison(problem, candidate, expected)
         if truth is None:
             # x⁵ = 32 is read but not solved with certainty: x = 3 still breaks it
-            broken = refutes(problem_text, candidate)
+            broken = _breaks_the_problem(problem, candidate, units, rounding) or refutes(
+                problem_text, candidate
+            )
             if broken is not None:
                 return CheckResult("reject", "substitution", broken, expected)
             return CheckResult("abstain", "none", "the solution set is not certain", expected)
@@ -832,6 +834,24 @@ def _check_solutions(
                 return CheckResult("abstain", "none", _ROUNDED_UNASKED, expected)
             return CheckResult("reject", "substitution", "a solution is missing", expected)
     return CheckResult("approve", "substitution", "every equation and condition holds", expected)
+
+
+def _breaks_the_problem(
+    problem: MathProblem, candidate: str, units: frozenset[str], rounding: Rounding
+) -> str | None:
+    """Where the solution set is not certain (arctan(1/x) + arctan(1/(x+2)) = arctan(4/(x+3)),
+    x⁵ = 32), an exact value offered as a solution that breaks an equation or a condition is
+    still wrong: why, or None. A decimal, or an answer marked or asked rounded, may be a root
+    rounded (1.414 for √2): never judged here."""
+    if problem.target.kind != "solutions" or rounding != EXACT:
+        return None
+    read = read_candidate(candidate, [v.name for v in problem.variables], units)
+    if read.kind not in ("values", "assignments") or re.search(r"\d\s*\.\s*\d", read.text):
+        return None
+    for proposal in _as_assignments(read, problem, candidate):
+        if set(proposal) == set(problem.variables) and satisfies(problem, proposal) is False:
+            return _failure(problem, proposal)
+    return None
 
 
 def _has_duplicates(proposals: list[dict[sp.Symbol, sp.Expr]]) -> bool:

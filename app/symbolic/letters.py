@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from app.symbolic.normalize import ParseError
+from app.symbolic.normalize import FUNCTION_NAMES, ParseError
 
-KNOWN_NAME = re.compile(r"(?:sqrt|root|log|ln|lg|sin|cos|tan|exp|abs|pi)[a-zA-Z]?")
+KNOWN_NAME = re.compile(rf"(?:{FUNCTION_NAMES}|pi)[a-zA-Z]?")
 _LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 MAX_PRODUCT_LETTERS = 4

@@ -103,6 +103,9 @@ _LATEX_WORDS = {
     "ln": " ln ",
     "lg": " lg ",
     "log": " log",
+    "arcsin": " arcsin ",
+    "arccos": " arccos ",
+    "arctan": " arctan ",
     "sin": " sin ",
     "cos": " cos ",
     "tan": " tan ",
@@ -122,6 +125,8 @@ _LATEX_WORDS = {
     "therefore": " ",
     "cup": "∪",
 }
+# The functions the readers know, longest first ("arcsin" before "sin"); a regex alternation.
+FUNCTION_NAMES = "arcsin|arccos|arctan|sqrt|root|log|ln|lg|sin|cos|tan|exp|abs"
 _LATEX_TEXT = {"text", "mathrm", "textbf", "mathbf", "operatorname", "textrm", "mbox", "boxed"}
 # Marks a mixed number made here (2\\frac{1}{2}, 2½, 1又1/2 → (2+1/2)) until `normalize` checks
 # what follows it: like "2 1/2^2" (`parsing.expand_mixed_numbers`), one before a power is

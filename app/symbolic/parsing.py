@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import sympy as sp
 
 from app.symbolic.evaluation import MAX_EXPONENT, UndefinedValue, evaluate
-from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.normalize import FUNCTION_NAMES, ParseError, normalize
 
 __all__ = ["ParseError", "evaluate", "normalize", "parse_expression", "tokenize"]
 
 MAX_TOKENS = 200
-FUNCTIONS = ("sqrt", "root", "log", "ln", "lg", "sin", "cos", "tan", "exp", "abs")
+FUNCTIONS = tuple(FUNCTION_NAMES.split("|"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class Token:
 
 _TOKEN_RE = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)"
-    r"|(?P<func>(?:sqrt|root|log|ln|lg|sin|cos|tan|exp|abs)(?=[^a-zA-Z]|[a-zA-Z](?![a-zA-Z])|$))"
+    rf"|(?P<func>(?:{FUNCTION_NAMES})(?=[^a-zA-Z]|[a-zA-Z](?![a-zA-Z])|$))"
     r"|(?P<const>pi)(?![a-zA-Z])"
     r"|(?P<var>[a-zA-Z])(?![a-zA-Z])"
     r"|(?P<op>\*\*|[-+*/^])|(?P<post>!(?!=)|%|°)|(?P<bar>\|)|(?P<lparen>\()|(?P<rparen>\)))"
@@ -284,7 +284,10 @@ def build_function(name: str, arg: sp.Expr, base: sp.Expr | None = None) -> sp.E
             sp.Pow(sp.log(b, evaluate=False), -1, evaluate=False),
             evaluate=False,
         )
-    functions = {"ln": sp.log, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "exp": sp.exp}
+    functions = {
+        **{"ln": sp.log, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "exp": sp.exp},
+        **{"arcsin": sp.asin, "arccos": sp.acos, "arctan": sp.atan},
+    }
     if name in functions:
         return functions[name](arg, evaluate=False)
     if name == "abs":

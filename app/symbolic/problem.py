@@ -32,7 +32,13 @@ from app.symbolic.evaluation import (
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.functions import function_values
 from app.symbolic.letters import KNOWN_NAME, space_products
-from app.symbolic.normalize import ParseError, ellipsis_decimals, has_exercise_number, normalize
+from app.symbolic.normalize import (
+    FUNCTION_NAMES,
+    ParseError,
+    ellipsis_decimals,
+    has_exercise_number,
+    normalize,
+)
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.prose import (
     accepts_arithmetic,
@@ -169,7 +175,7 @@ def _only_percents_added(text: str) -> bool:
 _LETTER_A = re.compile(r"(?<![A-Za-z])[aA](?![A-Za-z])")
 _CONNECTIVE = (
     r"(?:and|or|is|are|if|when|where|be|equals|to|then|in|for|satisfies|satisfy|so|such|with"
-    r"|sqrt|root|log|ln|lg|sin|cos|tan|exp|abs|pi)[a-zA-Z]?\b"
+    rf"|{FUNCTION_NAMES}|pi)[a-zA-Z]?\b"
 )
 _ARTICLE_A = re.compile(rf"(?<![A-Za-z])[aA]\s+(?!{_CONNECTIVE})(?=[A-Za-z]{{2,}})", re.IGNORECASE)
 
@@ -285,15 +291,39 @@ def _angles_in_a_known_unit(problem: MathProblem, text: str) -> bool:
     (sin 30°: the parser turns them into multiples of π) or a problem stated in radians."""
     if _RADIANS.search(text):
         return True
-    parts: list[sp.Basic] = [*problem.equations]
+    parts: list[sp.Basic] = [_as_residual(eq) for eq in problem.equations]
     parts += [side for c in problem.conditions for side in (c.lhs, c.rhs) if side is not None]
     if problem.expression is not None:
         parts.append(problem.expression)
     for part in parts:
-        for angle in (a for f in part.atoms(*TRIGONOMETRIC) for a in f.args):
+        for angle in (a for f in part.atoms(TRIGONOMETRIC[0]) for a in f.args):
             if angle.free_symbols or not angle.has(sp.pi):
                 return False
+        if part.atoms(TRIGONOMETRIC[1]) and not _angles_only_added(part):
+            return False
     return True
+
+
+def _as_residual(equation: sp.Eq) -> sp.Expr:
+    return sp.Add(equation.lhs, -equation.rhs)
+
+
+def _angles_only_added(residual: sp.Basic) -> bool:
+    """arctan(1/x) + arctan(1/(x+2)) - arctan(4/(x+3)) = 0 has the same solutions in degrees
+    and in radians: the residual is linear and homogeneous in the inverse functions' values,
+    so the unit's factor cancels. arctan x = 1, sin(arcsin x): it does not."""
+    if not isinstance(residual, sp.Expr):
+        return False
+    inverses = list(residual.atoms(TRIGONOMETRIC[1]))
+    if any(a.has(*TRIGONOMETRIC) for f in inverses for a in f.args):
+        return False  # arctan(arctan x): the inner angle's unit matters
+    angles = [sp.Dummy() for _ in inverses]
+    scale = sp.Dummy(positive=True)
+    in_angles = residual.xreplace(dict(zip(inverses, angles, strict=True)))
+    if in_angles.has(*TRIGONOMETRIC):
+        return False  # an angle's function taken again: sin(arcsin x)
+    scaled = in_angles.xreplace({a: scale * a for a in angles})
+    return bool(sp.expand(scaled - scale * in_angles) == 0)
 
 
 # "5 +- 3", "10 +/- 2": ASCII for ± (answers read it so), or plus a negative? Not read either
