@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import sympy as sp
 
+from app.symbolic.arrangements import read_arrangements
 from app.symbolic.claims import Claim, read_claim
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
 from app.symbolic.crosscheck import both_undefined, readings_agree
@@ -342,6 +343,9 @@ def _read(original: str) -> MathProblem | None:
     division = read_remainder_question(normalize(original))
     if division is not None:  # "17 ÷ 5 = ? 余 ?": before the ellipsis is refused
         return MathProblem("remainder", source=original, division=division)
+    arrangements = read_arrangements(original)
+    if arrangements is not None:  # "How many ways can the letters of ELEVEN be arranged?"
+        return MathProblem("arithmetic", expression=arrangements, source=original)
     conversion = read_conversion(normalize(original))
     if conversion is not None:
         value, _, asked_unit = conversion
