@@ -221,6 +221,10 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
             return _check_claim(problem, candidate, expected)
         if problem.kind == "remainder":
             return _check_remainder(problem, candidate, expected)
+        if problem.kind == "congruence":
+            assert problem.congruence is not None
+            exact = sp.Integer(problem.congruence.answer)
+            return _check_value(exact, candidate, expected, None, units, rounding)
         if problem.kind in ("property", "comparison") and approximate:
             return CheckResult("abstain", "none", "an approximate answer to an exact question")
         if problem.kind == "property":

@@ -20,6 +20,7 @@ import sympy as sp
 from app.symbolic.arrangements import read_arrangements
 from app.symbolic.claims import Claim, read_claim
 from app.symbolic.conditions import Condition, bind_interval, read_relation, word_conditions
+from app.symbolic.congruences import Congruence, read_congruence
 from app.symbolic.crosscheck import both_undefined, readings_agree
 from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import (
@@ -74,7 +75,7 @@ MAX_VARIABLES = 4
 class MathProblem:
     # "equations" | "arithmetic" | "inequality" | "expression" | "membership" (is x = 4 a
     # solution of …? — `expression` holds the value asked about) | "claim" (`claim`) |
-    # "remainder" (`division`)
+    # "remainder" (`division`) | "congruence" (`congruence`)
     kind: str
     equations: list[sp.Eq] = field(default_factory=list)
     variables: list[sp.Symbol] = field(default_factory=list)
@@ -105,6 +106,8 @@ class MathProblem:
     claim: Claim | None = None
     # "remainder": a division of whole numbers with a remainder ("17 ÷ 5 = ? 余 ?").
     division: RemainderQuestion | None = None
+    # "congruence": 30x ≡ 42 (mod 47) or 7⁻¹ modulo 398, and the one residue asked.
+    congruence: Congruence | None = None
 
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
@@ -333,6 +336,9 @@ _PLUS_MINUS = re.compile(r"\+-|-\+|\+/-|±|∓")
 
 
 def _read(original: str) -> MathProblem | None:
+    congruence = read_congruence(original)  # before normalize, which refuses \pmod
+    if congruence is not None:  # "the smallest positive x with 30x ≡ 42 (mod 47)"
+        return MathProblem("congruence", source=original, congruence=congruence)
     worked_in = function_values(normalize(original))
     if worked_in is not None:  # "If f(x) = 2x + 1, what is f(3)?": the question, f worked in
         return _read(worked_in)

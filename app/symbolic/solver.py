@@ -7,6 +7,7 @@ doubt the solver returns None and a model takes over.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
@@ -87,6 +88,8 @@ def solve_problem(problem: MathProblem) -> SymbolicSolution | None:
             return _solve_claim(problem)
         if problem.kind == "remainder":
             return _solve_remainder(problem)
+        if problem.kind == "congruence":
+            return _solve_congruence(problem)
         if problem.kind == "property":
             return _solve_property(problem)
         if problem.kind == "comparison":
@@ -232,6 +235,41 @@ def _solve_remainder(problem: MathProblem) -> SymbolicSolution:
     else:
         answer = f"{quotient} R {remainder}"
     return SymbolicSolution("remainder", steps, answer, [{"value": answer}])
+
+
+def _solve_congruence(problem: MathProblem) -> SymbolicSolution:
+    c = problem.congruence
+    assert c is not None
+    g = math.gcd(c.a, c.m)
+    a, b, m = c.a // g, c.b // g, c.m // g
+    steps = []
+    if c.shift:
+        steps.append(
+            Step(f"Subtract {c.shift} from both sides", rf"{c.a}x \equiv {c.b} \pmod{{{c.m}}}")
+        )
+    if g > 1:
+        steps.append(Step(f"Divide through by {g}", rf"{a}x \equiv {b} \pmod{{{m}}}"))
+    if m > 1:
+        inverse = pow(a, -1, m)
+        product = a * inverse
+        steps.append(
+            Step(
+                f"The inverse of {a} modulo {m} is {inverse}",
+                rf"{a} \times {inverse} = {product} = {product // m} \times {m} + 1",
+            )
+        )
+        if not c.inverse:
+            steps.append(
+                Step(
+                    f"Multiply both sides by {inverse}",
+                    rf"x \equiv {b} \times {inverse} = {b * inverse} \equiv {b * inverse % m}"
+                    rf" \pmod{{{m}}}",
+                )
+            )
+    asked = "the smallest positive one" if c.smallest_positive else f"the one from 0 to {c.m - 1}"
+    steps.append(Step(f"The solution asked: {asked}", str(c.answer)))
+    answer = str(c.answer)
+    return SymbolicSolution("congruence", steps, answer, [{"value": answer}])
 
 
 _RELATION_LATEX = {"=": "=", "≠": r"\ne", "<": "<", ">": ">", "≤": r"\le", "≥": r"\ge"}
