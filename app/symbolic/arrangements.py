@@ -37,7 +37,7 @@ _QUESTION = re.compile(
     rf"|(?P<passive>(?:in\s+)?how\s+many\s+{_DISTINCT}ways\s+can)"
     rf")\s+the\s+letters\s+(?:of|in)\s+the\s+word\s+{_WORD}"
     r"(?:\s+(?P<arranged>be\s+arranged)|\s+are\s+(?:there|possible))?\s*[.?]?\s*",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 
 

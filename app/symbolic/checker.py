@@ -233,9 +233,9 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
             return _check_comparison(problem, candidate, expected)
         if truth is None:
             # x⁵ = 32 is read but not solved with certainty: x = 3 still breaks it
-            broken = _breaks_the_problem(problem, candidate, units, rounding) or refutes(
-                problem_text, candidate
-            )
+            broken = _breaks_the_problem(problem, candidate, units, rounding) or (
+                refutes(problem_text, candidate) if rounding == EXACT else None
+            )  # "x ≈ 2" was stripped to "x = 2" above: a rounded root, not judged
             if broken is not None:
                 return CheckResult("reject", "substitution", broken, expected)
             return CheckResult("abstain", "none", "the solution set is not certain", expected)
@@ -853,9 +853,27 @@ def _breaks_the_problem(
     if read.kind not in ("values", "assignments") or re.search(r"\d\s*\.\s*\d", read.text):
         return None
     for proposal in _as_assignments(read, problem, candidate):
-        if set(proposal) == set(problem.variables) and satisfies(problem, proposal) is False:
+        if set(proposal) != set(problem.variables) or not _numerically_apart(problem, proposal):
+            continue  # numerically a root (√(14+6√5) − 3 is √5): simplify could run for minutes
+        if satisfies(problem, proposal) is False:
             return _failure(problem, proposal)
     return None
+
+
+def _numerically_apart(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr]) -> bool:
+    """Some equation's sides, or a condition, differ at the proposal beyond doubt (30 digits,
+    sympy's error control), or a side is not a number there; False where all hold
+    numerically."""
+    for eq in problem.equations:
+        try:
+            difference = sp.N(sp.Add(eq.lhs, -eq.rhs).xreplace(proposal), 30, strict=True)
+        except sp.core.evalf.PrecisionExhausted:
+            continue  # no digit of it is not zero: a root, as far as numbers can tell
+        except _ERRORS:
+            return True  # not decided numerically: the exact check decides
+        if not difference.is_number or not difference.is_real or abs(difference) > 1e-20:
+            return True
+    return bool(problem.conditions)
 
 
 def _has_duplicates(proposals: list[dict[sp.Symbol, sp.Expr]]) -> bool:

@@ -295,7 +295,8 @@ def _angles_in_a_known_unit(problem: MathProblem, text: str) -> bool:
     (sin 30°: the parser turns them into multiples of π) or a problem stated in radians."""
     if _RADIANS.search(text):
         return True
-    parts: list[sp.Basic] = [_as_residual(eq) for eq in problem.equations]
+    residuals = [_as_residual(eq) for eq in problem.equations]
+    parts: list[sp.Basic] = [*residuals]
     parts += [side for c in problem.conditions for side in (c.lhs, c.rhs) if side is not None]
     if problem.expression is not None:
         parts.append(problem.expression)
@@ -303,8 +304,8 @@ def _angles_in_a_known_unit(problem: MathProblem, text: str) -> bool:
         for angle in (a for f in part.atoms(TRIGONOMETRIC[0]) for a in f.args):
             if angle.free_symbols or not angle.has(sp.pi):
                 return False
-        if part.atoms(TRIGONOMETRIC[1]) and not _angles_only_added(part):
-            return False
+        if part.atoms(TRIGONOMETRIC[1]) and not (part in residuals and _angles_only_added(part)):
+            return False  # arccos 0: 90 or π/2? Only an equation's residual can cancel it
     return True
 
 

@@ -183,6 +183,8 @@ def solve_problem_set(problem: MathProblem) -> SolutionSet | None:
         return _solve(problem)
     except (ParseError, TypeError, ValueError, ZeroDivisionError, NotImplementedError):
         return None
+    except AttributeError:  # solveset on asin(3/5) + asin(4/5) > pi/2 (sympy's own error)
+        return None
 
 
 def _solve(problem: MathProblem) -> SolutionSet | None:
