@@ -22,7 +22,13 @@ from app.symbolic.answers import Candidate, clean, parse_value, read_candidate, 
 from app.symbolic.choices import Choices, choices_in, chosen
 from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
-from app.symbolic.evaluation import evaluate, format_value, is_plain_number, terminating_decimal
+from app.symbolic.evaluation import (
+    differ_numerically,
+    evaluate,
+    format_value,
+    is_plain_number,
+    terminating_decimal,
+)
 from app.symbolic.expressions import equivalent as expression_equivalent
 from app.symbolic.expressions import factor_left_to_cancel, fully_factored, numbers_uncombined
 from app.symbolic.expressions import in_form as in_expression_form
@@ -853,27 +859,22 @@ def _breaks_the_problem(
     if read.kind not in ("values", "assignments") or re.search(r"\d\s*\.\s*\d", read.text):
         return None
     for proposal in _as_assignments(read, problem, candidate):
-        if set(proposal) != set(problem.variables) or not _numerically_apart(problem, proposal):
-            continue  # numerically a root (√(14+6√5) − 3 is √5): simplify could run for minutes
-        if satisfies(problem, proposal) is False:
+        if set(proposal) != set(problem.variables):
+            continue
+        # Numerically a root of every equation (√(14+6√5) − 3 is √5): only the conditions are
+        # checked, since simplify could run for minutes proving the equations exact.
+        roots = all(
+            differ_numerically(sp.Add(eq.lhs, -eq.rhs).xreplace(proposal)) is False
+            for eq in problem.equations
+        )
+        if not roots and satisfies(problem, proposal) is False:
             return _failure(problem, proposal)
+        if roots and any(c.holds(proposal) is False for c in problem.conditions):
+            return _CONDITION_BROKEN
     return None
 
 
-def _numerically_apart(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr]) -> bool:
-    """Some equation's sides, or a condition, differ at the proposal beyond doubt (30 digits,
-    sympy's error control), or a side is not a number there; False where all hold
-    numerically."""
-    for eq in problem.equations:
-        try:
-            difference = sp.N(sp.Add(eq.lhs, -eq.rhs).xreplace(proposal), 30, strict=True)
-        except sp.core.evalf.PrecisionExhausted:
-            continue  # no digit of it is not zero: a root, as far as numbers can tell
-        except _ERRORS:
-            return True  # not decided numerically: the exact check decides
-        if not difference.is_number or not difference.is_real or abs(difference) > 1e-20:
-            return True
-    return bool(problem.conditions)
+_CONDITION_BROKEN = "a condition of the problem does not hold"
 
 
 def _has_duplicates(proposals: list[dict[sp.Symbol, sp.Expr]]) -> bool:
@@ -897,7 +898,7 @@ def _failure(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr]) -> str:
             continue
         if not same_value(lhs, rhs):
             return f"substituting gives {sp.sstr(lhs)} ≠ {sp.sstr(rhs)}"
-    return "a condition of the problem does not hold"
+    return _CONDITION_BROKEN
 
 
 def _as_assignments(

@@ -93,6 +93,21 @@ def evaluate(expr: sp.Expr) -> sp.Expr:
     return result
 
 
+def differ_numerically(value: sp.Expr) -> bool | None:
+    """Is a number not zero beyond doubt? Evaluated to 30 digits with sympy's error control
+    (`strict`): True, it is a real number that differs from zero; False, no digit of it is not
+    zero (what a true zero gives); None, it is not a real number there or not evaluated."""
+    try:
+        difference = sp.N(value, 30, strict=True)
+    except sp.core.evalf.PrecisionExhausted:
+        return False
+    except (TypeError, ValueError, ZeroDivisionError, RecursionError):
+        return None
+    if not difference.is_number or not difference.is_real:
+        return None
+    return bool(abs(difference) > sp.Float("1e-20"))
+
+
 def real_throughout(expr: sp.Expr) -> bool:
     """Is every numeric sub-expression real? (√-4)² = -4 only over ℂ; the reader works over ℝ,
     so arithmetic through a non-real intermediate is not read (ln(-1)·0, √-2·√-8)."""

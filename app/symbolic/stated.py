@@ -37,7 +37,7 @@ import sympy as sp
 
 from app.symbolic.answers import read_candidate
 from app.symbolic.crosscheck import readings_agree
-from app.symbolic.evaluation import evaluate
+from app.symbolic.evaluation import differ_numerically, evaluate
 from app.symbolic.letters import space_products
 from app.symbolic.normalize import ParseError, has_exercise_number, normalize
 from app.symbolic.parsing import parse_expression
@@ -180,11 +180,7 @@ def _clearly_apart(left: sp.Expr, right: sp.Expr) -> bool:
         return False
     if not (left.is_number and right.is_number):
         return False
-    try:
-        difference = sp.N(left - right, 30, strict=True)
-    except (sp.core.evalf.PrecisionExhausted, TypeError, ValueError):
-        return False
-    return bool(difference.is_real) and abs(difference) > sp.Float("1e-20")
+    return differ_numerically(left - right) is True
 
 
 def _shown(value: sp.Expr) -> str:
