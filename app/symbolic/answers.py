@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
 from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import evaluate
-from app.symbolic.normalize import ParseError, normalize
+from app.symbolic.normalize import READ_ERRORS, ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.units import split_unit
 from app.symbolic.worked_out import worked_out
@@ -211,3 +212,29 @@ def _assignments(
         solutions[-1][name] = parse_value(sides[1], units, euler=euler)
         settled = settled and worked_out(value_text(sides[1], units))
     return Candidate("assignments", assignments=tuple(solutions), text=cleaned, worked_out=settled)
+
+
+_ASSIGNED = re.compile(r"^\s*[A-Za-z]\s*=\s*")  # "x = 2 + 2^{61}"
+_PERCENT_SIGN = re.compile(r"\s*\\?%\s*[.。]?\s*$")
+# Final forms worked_out.py does not read as such: an angle in degrees (cos 13°) and
+# scientific notation (3 × 10^8, 1.5 · 10^{-3}).
+_DEGREES = re.compile(r"°|\\circ")
+_SCIENTIFIC = re.compile(
+    r"\$?\s*[-+]?\d+(?:\.\d+)?\s*(?:\\times|\\cdot|×|·|\*)\s*10\s*\^\s*\{?\s*[-+]?\d+\s*\}?\s*\$?"
+)
+
+
+@lru_cache(maxsize=1024)  # the judge asks of one answer several times a scan
+def work_left_undone(answer: str) -> bool:
+    """The answer reads as numbers and leaves an operation to carry out: "2 + 2^{61}",
+    "\\frac{14}{2}", "12^{10}", "√16" (worked_out.py's reading, a trailing percent sign
+    aside). False when it is not read as numbers or is written in a final form: "19/12",
+    "1 + √2", "3 × 10^8", "cos 13°"."""
+    text = _PERCENT_SIGN.sub("", _ASSIGNED.sub("", answer))
+    if _DEGREES.search(text) or _SCIENTIFIC.fullmatch(text.strip()):
+        return False
+    try:
+        read = read_candidate(text, [])
+    except READ_ERRORS:
+        return False
+    return read.kind == "values" and not read.worked_out

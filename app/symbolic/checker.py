@@ -34,7 +34,7 @@ from app.symbolic.expressions import factor_left_to_cancel, fully_factored, numb
 from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
-from app.symbolic.normalize import ParseError, normalize, normalized_or_as_written
+from app.symbolic.normalize import READ_ERRORS, ParseError, normalize, normalized_or_as_written
 from app.symbolic.number_words import as_digits
 from app.symbolic.parsing import FUNCTIONS, expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
@@ -68,7 +68,6 @@ _ROUNDED_UNASKED = "a rounded value where no rounding was asked (mark it ≈ if 
 _NOT_WORKED_OUT = "the right value, not worked out (an operation is left to carry out)"
 _PERCENT_SIGN = re.compile("[%％]")  # the full-width sign is how Chinese students type it
 _PERCENT_SUFFIX = re.compile(r"\s*(?:[%％]|percent|per\s*cent)\s*\.?\s*$", re.IGNORECASE)
-_ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
 @dataclass(slots=True)
@@ -252,7 +251,7 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
             target = problem.target.expression
             return _check_value(values[0], candidate, expected, target, units, rounding)
         return _check_solutions(problem, truth, candidate, expected, units, rounding)
-    except _ERRORS:
+    except READ_ERRORS:
         pass
     # LaTeX our reader does not know (\dfrac{}, \tfrac{}...): math-verify may approve a single
     # value, never reject, and never judge lists, tuples or intervals, whose reading is open.
@@ -358,7 +357,7 @@ def _check_no_value(candidate: str, units: frozenset[str], expected: str | None)
         return CheckResult("reject", "evaluation", _NO_VALUE_DETAIL, expected)
     try:
         parse_value(clean(candidate), units)
-    except _ERRORS:
+    except READ_ERRORS:
         return CheckResult("abstain", "none", _NO_VALUE_UNREAD, expected, conclusive=True)
     return CheckResult("reject", "evaluation", _NO_VALUE_DETAIL, expected)
 
@@ -612,7 +611,7 @@ def _check_inequality(problem: MathProblem, candidate: str, expected: str | None
         return CheckResult("abstain", "none", "the solution set is not certain", expected)
     try:
         kind = read_candidate(candidate, [x.name]).kind
-    except _ERRORS:
+    except READ_ERRORS:
         kind = None  # "x > 2", "(2, ∞)": not a list of values
     if kind in ("none", "all"):
         answer: sp.Set = sp.S.EmptySet if kind == "none" else sp.S.Reals
@@ -894,7 +893,7 @@ def _failure(problem: MathProblem, proposal: dict[sp.Symbol, sp.Expr]) -> str:
         try:
             lhs = evaluate(eq.lhs.xreplace(proposal))
             rhs = evaluate(eq.rhs.xreplace(proposal))
-        except _ERRORS:
+        except READ_ERRORS:
             continue
         if not same_value(lhs, rhs):
             return f"substituting gives {sp.sstr(lhs)} ≠ {sp.sstr(rhs)}"
@@ -1044,7 +1043,7 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
             # "(3, 2)" and "2, 3", "4 and 7" and "7 and 4": an ordered pair, or roots listed?
             # In the same order they are the same answer either way.
             return True if _in_order(va, vb) else None
-    except _ERRORS:
+    except READ_ERRORS:
         pass
     if "=" not in a + b and (same := _same_expression(a, b)) is not None:
         return same
@@ -1204,7 +1203,7 @@ def _same_expression(a: str, b: str) -> bool | None:
         if not (ea.free_symbols or eb.free_symbols):
             return None
         return expression_equivalent(ea, eb)
-    except _ERRORS:
+    except READ_ERRORS:
         return None
 
 
@@ -1215,7 +1214,7 @@ def _order(text: str) -> tuple[sp.Expr, sp.Expr] | None:
         if relation is None or relation.group(2) not in ("<", ">"):
             return None
         left, right = parse_value(relation.group(1)), parse_value(relation.group(3))
-    except _ERRORS:
+    except READ_ERRORS:
         return None
     return (left, right) if relation.group(2) == "<" else (right, left)
 
@@ -1236,7 +1235,7 @@ def _same_solution_set(a: str, b: str) -> bool | None:
     x = sp.Symbol(letters.pop())
     try:
         return same_set(read_set(a, x), read_set(b, x))
-    except _ERRORS:
+    except READ_ERRORS:
         return None
 
 

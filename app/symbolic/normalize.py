@@ -19,6 +19,10 @@ class ParseError(ValueError):
     """The text is not something the symbolic reader accepts (it abstains)."""
 
 
+# What reading a value may raise: ParseError, or sympy's own errors on text it cannot take.
+READ_ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
+
+
 _INVISIBLE = "\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069\u061c\u00ad"
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 _BROKEN_TOKEN = re.compile(f"[0-9A-Za-z.][{_INVISIBLE}]+[0-9A-Za-z.]")

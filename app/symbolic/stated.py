@@ -39,7 +39,7 @@ from app.symbolic.answers import read_candidate
 from app.symbolic.crosscheck import readings_agree
 from app.symbolic.evaluation import differ_numerically, evaluate
 from app.symbolic.letters import space_products
-from app.symbolic.normalize import ParseError, has_exercise_number, normalize
+from app.symbolic.normalize import READ_ERRORS, ParseError, has_exercise_number, normalize
 from app.symbolic.parsing import parse_expression
 from app.symbolic.problem import TRIGONOMETRIC, math_runs
 from app.symbolic.prose import strip_claims, strip_instructions
@@ -102,7 +102,6 @@ _ASKS_FOR_A_LETTER = re.compile(
 _JOINER = re.compile(r"\s*(?:[,;，；、]\s*)?(?:and\s+|且|和|以及)?\s*")
 _MAX_EQUATIONS = 3
 _HINT = re.compile(r"\((?:hint|提示)\s*[:：][^()]*\)", re.IGNORECASE)
-_ERRORS = (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError)
 
 
 def refutes(problem_text: str, candidate: str) -> str | None:
@@ -110,7 +109,7 @@ def refutes(problem_text: str, candidate: str) -> str | None:
     or None: it holds, or the rule above does not apply."""
     try:
         return _refutes(problem_text, candidate)
-    except _ERRORS:
+    except READ_ERRORS:
         return None
 
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import sympy as sp
 
+from app.symbolic.normalize import READ_ERRORS as VALUE_READ_ERRORS
 from app.symbolic.normalize import ParseError
 from app.symbolic.parsing import parse_expression
 from app.symbolic.problem import extract_problem
@@ -45,14 +46,7 @@ _DECIMAL = re.compile(r"\d\.(\d+)")
 _REPEATING = re.compile(r"\d\.{2,}|…|⋯|⟂")  # 0.333..., 0.3̅ (\overline)
 LOST_ROOT = "it loses a solution"
 # What reading a line may raise: the line is then not read.
-READ_ERRORS = (
-    ParseError,
-    TypeError,
-    ValueError,
-    ZeroDivisionError,
-    RecursionError,
-    sp.PolynomialError,
-)
+READ_ERRORS = (*VALUE_READ_ERRORS, sp.PolynomialError)
 
 
 @dataclass(frozen=True, slots=True)

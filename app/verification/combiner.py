@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.llm.plain_answers import plainly_one_value
+from app.symbolic.answers import work_left_undone
 from app.verification.calibration import (
     Calibrator,
     VerdictLike,
@@ -41,6 +42,13 @@ EVIDENCE_AGAINST = 0.5  # P(correct) below this: more likely wrong than right
 NOT_PLAIN = "the answer does not plainly state one value: only a proof verifies it"
 FIGURE_AS_CODE = (
     "the problem's figure is drawing code the models read as text: only a proof verifies it"
+)
+WORK_LEFT = "the answer leaves a computation to carry out: only a proof verifies it"
+# A problem that asks for the form the work is left in: "as a power of 2", "prime factorization".
+_FORM_ASKED = re.compile(
+    r"\bas\s+an?\s+(?:power|product|sum|expression)\b|\bpowers?\s+of\b|\bexponential\s+form"
+    r"|factori[sz]|factored|\bunsimplified|\bdo\s+not\s+(?:simplify|evaluate|expand|multiply)",
+    re.IGNORECASE,
 )
 _DRAWING_CODE = re.compile(
     r"\[asy\]|\\begin\s*\{\s*(?:asy|tikzpicture|pspicture|picture)\s*\}"  # a figure's block
@@ -59,12 +67,19 @@ def only_a_proof(answer: str, problem: str) -> str | None:
       On the MAV run's MATH problems, 20 % of the answers to such problems were right (68 %
       of the others), and every verifier approved sin X = 4/5 read off the wrong side;
     - the answer does not plainly state one value (app/llm/plain_answers.py): a verifier that
-      echoes any wording agrees with it.
+      echoes any wording agrees with it;
+    - the answer leaves a computation to carry out ("2 + 2^{61}", "\\frac{14}{2}", "12^{10}")
+      where the problem asks for no such form: a solution that stopped short. On the MAV run
+      every such answer was wrong (24 solutions to 6 problems; no gold answer has that form)
+      and the verifiers approved them as they approve finished ones: "2 + 2^{61}" for 2 by all
+      six, sixteen times.
     """
     if _DRAWING_CODE.search(problem):
         return FIGURE_AS_CODE
     if not plainly_one_value(answer, problem):
         return NOT_PLAIN
+    if work_left_undone(answer) and not _FORM_ASKED.search(problem):
+        return WORK_LEFT
     return None
 
 

@@ -1,5 +1,6 @@
 """Answers only a proof may verify (combiner.only_a_proof): a figure given as drawing code
-([asy], TikZ), which the models read as text, and an answer that is not one plain value.
+([asy], TikZ), which the models read as text, an answer that is not one plain value, and an
+answer that leaves a computation to carry out ("2 + 2^{61}").
 
 On the MAV run's MATH problems every verifier approved sin X = 4/5 for a right triangle drawn
 in [asy] (the answer is 3/5): 20 % of the answers to such problems were right, 68 % of the
@@ -14,7 +15,13 @@ import pytest
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
 from app.verification.calibration import Calibrator
-from app.verification.combiner import FIGURE_AS_CODE, NOT_PLAIN, judge, only_a_proof
+from app.verification.combiner import (
+    FIGURE_AS_CODE,
+    NOT_PLAIN,
+    WORK_LEFT,
+    judge,
+    only_a_proof,
+)
 from app.verification.outcomes import VerdictRow, labelled_outcomes
 from tests.fixtures.providers import solver, verdict_json, verifier
 
@@ -53,6 +60,61 @@ def test_an_answer_that_is_not_one_plain_value_needs_a_proof() -> None:
     assert only_a_proof("12 at minimum", APPLES) == NOT_PLAIN
 
 
+CUBES = (
+    "Hypatia and Euclid choose 1, Pythagoras chooses 2 and Ptolemy -2; each cubes the number"
+    " 20 times. What is the sum of the numbers they wrote?"
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "2 + 2^{61}",  # the MAV run's shared error, approved by all six verifiers
+        "x = 2 + 2^{61}",
+        "2 \\cdot 8^{20} + 2",
+        "2(2^{60} + 1)",
+        "\\frac{14}{2}",
+        "12^{10}",
+        "\\sqrt{16}",
+        "5^{3/2}",
+    ],
+)
+def test_an_answer_that_leaves_a_computation_needs_a_proof(answer: str) -> None:
+    assert only_a_proof(answer, CUBES) == WORK_LEFT
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "2",
+        "19/12",
+        "\\frac{3}{4}",
+        "-5",
+        "1 + \\sqrt{2}",
+        "2\\sqrt{3}",
+        "3\\frac{1}{2}",
+        "3 \\times 10^{8}",  # scientific notation is a final form
+        "\\cos 13^\\circ",
+        "33\\frac{1}{3}\\%",
+        "$12.50",
+    ],
+)
+def test_finished_answers_need_no_proof(answer: str) -> None:
+    assert only_a_proof(answer, CUBES) is None
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "What is the prime factorization of 24?",
+        "Write 8^{20} as a power of 2.",
+        "Express 64 as a power of 2, and do not evaluate.",
+    ],
+)
+def test_a_form_the_problem_asks_for_is_not_work_left(problem: str) -> None:
+    assert only_a_proof("2^{3} \\cdot 3", problem) is None
+
+
 def test_the_judge_verifies_only_a_proof_of_such_an_answer() -> None:
     fitted = Calibrator(feature_set="evidence", threshold=0.9, target_precision=0.97)
     common = {"calibrated": True, "calibrator": fitted, "raw_verified": 0.9}
@@ -76,6 +138,14 @@ async def test_a_figure_problem_the_verifiers_approve_is_not_verified(graph, mak
     ctx = make_context(solver("model", "12"), approve, symbolic=False)
     state = await run_pipeline(graph, ctx, SolveState(problem_text=APPLES))
     assert state.verification_status == "verified"
+
+
+async def test_work_left_that_every_verifier_approves_is_not_verified(graph, make_context) -> None:
+    approve = verifier("check", verdict_json(True, 0.99, "2 + 2^{61}"))
+    ctx = make_context(solver("model", "2 + 2^{61}"), approve, symbolic=False)
+    state = await run_pipeline(graph, ctx, SolveState(problem_text=CUBES))
+    assert state.solution is not None and state.solution.final_answer == "2 + 2^{61}"
+    assert (state.verification_status, state.caution_reason) == ("unverified", WORK_LEFT)
 
 
 def _labelled(problem: str, proof: bool) -> list[VerdictRow]:
