@@ -400,6 +400,9 @@ def fit_evidence_model(
        holds `target` precision with confidence 1 − delta on answers like these. With
        `clusters` (each outcome's problem) the bound counts a problem's outcomes as the
        dependent trials they are (precision.clustered_lower).
+    5. The caution level (precision.choose_evidence_against) always counts one problem's
+       outcomes (`problems`, else `clusters`) as dependent: calling a right answer suspect
+       needs evidence from many problems, not one problem's repeats.
     The model kept is fitted on all model-only outcomes, followed by the same map. Too few
     outcomes (or one class only): no threshold, so only proofs verify.
     """
@@ -452,10 +455,13 @@ def fit_evidence_model(
     y = [c for c, o in zip(y, original, strict=True) if o]
     problems = None if clusters is None else [k for _, _, k, _ in kept]
     chosen = choose_threshold(calibrated, y, target=target, delta=delta, clusters=problems)
+    # Evidence against is always weighed per problem: a shared error's sixteen wrong copies
+    # are one problem's evidence that its level is wrong, not sixteen.
+    by_problem = [f for *_, f in kept]
     return replace(
         fitted,
         threshold=chosen.threshold,
-        caution_below=choose_evidence_against(calibrated, y, delta=delta, clusters=problems),
+        caution_below=choose_evidence_against(calibrated, y, delta=delta, clusters=by_problem),
         target_precision=target,
         delta=delta,
         evidence=chosen.evidence,

@@ -19,6 +19,7 @@ from app.verification.calibration import (
 )
 from app.verification.combiner import (
     calibrated_badge,
+    evidence_against,
     settled_badge,
     settled_for_each,
     unchanged_between,
@@ -286,6 +287,26 @@ def test_a_coin_flip_p_is_not_evidence_against() -> None:
     assert calibrated_badge(coin_flip, 0.47) == "unverified"
     assert calibrated_badge(coin_flip, 0.4) == "caution"
     assert calibrated_badge(replace(model, caution_below=None), 0.47) == "caution"
+
+
+def test_one_problems_wrong_copies_are_not_evidence_against_a_level() -> None:
+    """A level is caution when many problems' answers there are wrong, not one problem's
+    repeats: forty copies of one shared error are one problem's evidence."""
+    approving = verdict_signals([vote(v, "approve") for v in PANEL])
+    rejecting = verdict_signals([vote(v, "reject") for v in PANEL])
+
+    def rejected_is_caution(problems_rejected: list[str], wrong: list[bool]) -> bool:
+        rows = [approving] * 300 + [rejecting] * len(wrong)
+        labels = [i % 20 != 0 for i in range(300)] + [not w for w in wrong]
+        problems = [f"a{i}" for i in range(300)] + problems_rejected
+        model = fit_evidence_model(rows, labels, target=0.95, delta=0.05, problems=problems)
+        return model.predict(rejecting) < evidence_against(model)
+
+    # 45 of 50 rejected answers wrong: 40 are copies of one problem, or 45 problems
+    one_shared = ["shared"] * 40 + [f"r{i}" for i in range(10)]
+    assert not rejected_is_caution(one_shared, [True] * 40 + [i % 2 == 0 for i in range(10)])
+    many = [f"r{i}" for i in range(200)]  # 180 of 200 problems wrong: caution
+    assert rejected_is_caution(many, [i % 10 != 0 for i in range(200)])
 
 
 def test_a_problems_copies_never_score_it_so_memorised_noise_certifies_nothing() -> None:
