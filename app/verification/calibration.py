@@ -154,6 +154,10 @@ class Calibrator:
     # Isotonic recalibration of the logistic output (PAV knots; empty: none).
     post_x: list[float] = field(default_factory=list)
     post_y: list[float] = field(default_factory=list)
+    # The confidence shown for an answer only a proof may verify (combiner.only_a_proof): the
+    # rate at which such answers were right at each P (PAV knots; empty: P as it is).
+    proof_only_x: list[float] = field(default_factory=list)
+    proof_only_y: list[float] = field(default_factory=list)
     # The precision promise (app/verification/precision.py), fitted with the calibrator:
     # verified ⇔ P(correct) ≥ threshold. target_precision None: an older file without one.
     threshold: float | None = None
@@ -201,25 +205,12 @@ class Calibrator:
     def fit_isotonic(
         cls, rows: Sequence[Signals], labels: Sequence[bool], signal: str = "approval_fraction"
     ) -> Calibrator:
-        pairs = sorted(
-            (row.get(signal, 0.0), float(label)) for row, label in zip(rows, labels, strict=True)
-        )
-        # Pool adjacent violators: blocks of (sum_y, count, x_max), merged while decreasing.
-        blocks: list[list[float]] = []
-        for x, y in pairs:
-            blocks.append([y, 1.0, x])
-            while (
-                len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]
-            ):
-                y2, n2, x2 = blocks.pop()
-                blocks[-1][0] += y2
-                blocks[-1][1] += n2
-                blocks[-1][2] = x2
+        knots_x, knots_y = _pav([row.get(signal, 0.0) for row in rows], labels)
         return cls(
             "isotonic",
             signal=signal,
-            knots_x=[b[2] for b in blocks],
-            knots_y=[b[0] / b[1] for b in blocks],
+            knots_x=knots_x,
+            knots_y=knots_y,
             n_samples=len(rows),
         )
 
@@ -230,21 +221,20 @@ class Calibrator:
         evidence model, or a raw-signal calibrator, knows nothing of that)."""
         return self.feature_set == "evidence" and bool(self.features)
 
-    def predict(self, row: Signals) -> float:
+    def predict(self, row: Signals, *, proof_only: bool = False) -> float:
+        """P(correct | row). `proof_only`: the answer is one only a proof may verify; its P
+        is the rate such answers were right at that P in the fit (a figure read as text:
+        every verifier approving, right one time in five)."""
         if self.feature_set == "evidence":
             proof = proof_in(row)
             if proof is not None:
                 return 1.0 if proof > 0 else 0.0
-            return self._recalibrated(self._score(evidence_features(row)))
+            p = self._recalibrated(self._score(evidence_features(row)))
+            return _step(self.proof_only_x, self.proof_only_y, p) if proof_only else p
         return self._score(row)
 
     def _recalibrated(self, p: float) -> float:
-        if not self.post_x:
-            return p
-        for x, y in zip(self.post_x, self.post_y, strict=True):
-            if p <= x:
-                return y
-        return self.post_y[-1]
+        return _step(self.post_x, self.post_y, p)
 
     def _score(self, row: Signals) -> float:
         if self.kind == "isotonic":
@@ -287,6 +277,14 @@ class Calibrator:
         return cls(**json.loads(path.read_text()))
 
 
+def _step(knots_x: Sequence[float], knots_y: Sequence[float], p: float) -> float:
+    """An isotonic map's value at p (PAV knots; none: p itself)."""
+    for x, y in zip(knots_x, knots_y, strict=True):
+        if p <= x:
+            return y
+    return knots_y[-1] if knots_y else p
+
+
 # ---------------------------------------------------------------------- metrics
 
 
@@ -324,11 +322,16 @@ def ece(probabilities: Sequence[float], labels: Sequence[bool], bins: int = 10) 
 
 
 def _pav(scores: Sequence[float], labels: Sequence[bool]) -> tuple[list[float], list[float]]:
-    """Isotonic regression (pool adjacent violators): knots (x_max of each block, its mean)."""
-    pairs = sorted(zip(scores, (float(c) for c in labels), strict=True))
+    """Isotonic regression (pool adjacent violators): knots (x_max of each block, its mean).
+    Equal scores are one point first: a map must give one value at a score."""
+    tied: dict[float, list[float]] = {}
+    for x, c in zip(scores, labels, strict=True):
+        tied.setdefault(x, [0.0, 0.0])
+        tied[x][0] += float(c)
+        tied[x][1] += 1.0
     blocks: list[list[float]] = []  # [sum_y, count, x_max]
-    for x, y in pairs:
-        blocks.append([y, 1.0, x])
+    for x in sorted(tied):
+        blocks.append([tied[x][0], tied[x][1], x])
         while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
             y2, n2, x2 = blocks.pop()
             blocks[-1][0] += y2
@@ -383,11 +386,14 @@ def fit_evidence_model(
     partial_copies: int = 0,
     clusters: Sequence[Hashable] | None = None,
     problems: Sequence[Hashable] | None = None,
+    proof_only: Sequence[bool] | None = None,
 ) -> Calibrator:
     """THE combiner, fitted on labelled outcomes (raw ledger rows, `verdict_signals`).
 
     1. Proof rows are set aside: a proof decides by itself (P = 1 for, 0 against); it teaches
-       nothing about how far model evidence can be trusted.
+       nothing about how far model evidence can be trusted. So are the outcomes of answers
+       only a proof may verify (`proof_only`): model evidence never verifies them, so they
+       test nothing of it; they only set the confidence shown for such answers (6.).
     2. A logistic model over `evidence_features` (L2), scored cross-fitted: every outcome by a
        model fitted on the other folds, folded by problem (`problems`, else `clusters`):
        copies of one problem share their evidence, and a model that had seen a problem's other
@@ -403,15 +409,23 @@ def fit_evidence_model(
     5. The caution level (precision.choose_evidence_against) always counts one problem's
        outcomes (`problems`, else `clusters`) as dependent: calling a right answer suspect
        needs evidence from many problems, not one problem's repeats.
+    6. The confidence shown for an answer only a proof may verify: isotonic regression of
+       those outcomes on the kept model's P (which never saw them), when there are enough.
     The model kept is fitted on all model-only outcomes, followed by the same map. Too few
     outcomes (or one class only): no threshold, so only proofs verify.
     """
     keys: Sequence[Hashable] = list(range(len(rows))) if clusters is None else clusters
     folds_by: Sequence[Hashable] = keys if problems is None else problems
+    flagged = [False] * len(rows) if proof_only is None else proof_only
     kept = [
         (r, bool(c), k, f)
-        for r, c, k, f in zip(rows, labels, keys, folds_by, strict=True)
-        if not is_proof_row(r)
+        for r, c, k, f, only in zip(rows, labels, keys, folds_by, flagged, strict=True)
+        if not is_proof_row(r) and not only
+    ]
+    set_aside = [
+        (r, bool(c))
+        for r, c, only in zip(rows, labels, flagged, strict=True)
+        if only and not is_proof_row(r)
     ]
     model_rows = [(r, c) for r, c, _, _ in kept]
     fold_keys = {f: i for i, f in enumerate(dict.fromkeys(f for *_, f in kept))}
@@ -458,8 +472,16 @@ def fit_evidence_model(
     # Evidence against is always weighed per problem: a shared error's sixteen wrong copies
     # are one problem's evidence that its level is wrong, not sixteen.
     by_problem = [f for *_, f in kept]
+    shown_x: list[float] = []
+    shown_y: list[float] = []
+    if len(set_aside) >= min_outcomes:
+        shown_x, shown_y = _pav(
+            [fitted.predict(r) for r, _ in set_aside], [c for _, c in set_aside]
+        )
     return replace(
         fitted,
+        proof_only_x=shown_x,
+        proof_only_y=shown_y,
         threshold=chosen.threshold,
         caution_below=choose_evidence_against(calibrated, y, delta=delta, clusters=by_problem),
         target_precision=target,

@@ -126,6 +126,10 @@ def judge(
         return Judgement("verified", probability, None)
     if credible_rejection is not None:
         return Judgement("caution", probability, credible_rejection)
+    if proof_only is not None and calibrated and calibrator and calibrator.proof_only_x:
+        # P is the rate such answers were right (Calibrator.predict): the kind of answer, no
+        # evidence against this one. Only a proof or a credible rejection calls it suspect.
+        return Judgement("unverified", probability, proof_only)
     if probability < evidence_against(calibrator if calibrated else None):
         return Judgement(
             "caution", probability, f"the evidence is against it (confidence {probability:.2f})"

@@ -11,7 +11,8 @@ Answers whose own evidence was a proof never reach the threshold (a proof verifi
 itself, app/pipeline/badge.py), so the threshold is chosen on the others only: otherwise
 easy proven answers would vouch for model-only evidence. Answers only a proof may verify
 (`combiner.only_a_proof`: a figure given as drawing code, a wording that is not one plain
-value) are left out unless proven: model evidence never verifies them, so they do not test it.
+value, a computation left undone) are flagged unless proven: model evidence never verifies
+them, so they do not test it; they set only the confidence shown for such answers.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ class LabelledOutcome:
     proven_at_response: bool  # the returned attempt's own evidence was a proof
     # The problem it answers (`problem_key`); None: unknown, an outcome of its own.
     problem: str | None = None
+    # Only a proof may verify the answer and none did (combiner.only_a_proof).
+    proof_only: bool = False
 
 
 _NOT_A_WORD = re.compile(r"\W+")
@@ -146,8 +149,6 @@ def labelled_outcomes(rows: Iterable[VerdictRow]) -> list[LabelledOutcome]:
         if found is None or not returned:
             continue
         proven = any(_is_proof(r) for r in returned)
-        if not proven and _model_cannot_verify(returned[0]):
-            continue  # the threshold is certified on answers model evidence may verify
         outcomes.append(
             LabelledOutcome(
                 verdict_signals(returned),
@@ -155,14 +156,15 @@ def labelled_outcomes(rows: Iterable[VerdictRow]) -> list[LabelledOutcome]:
                 found[1],
                 proven,
                 problem_key(returned[0].problem_text),
+                # the threshold is certified on answers model evidence may verify only
+                proof_only=not proven and _model_cannot_verify(returned[0]),
             )
         )
     return outcomes
 
 
 def _model_cannot_verify(row: VerdictRow) -> bool:
-    """Only a proof may verify the returned answer (combiner.only_a_proof: a figure given as
-    drawing code, an answer that is not one plain value)."""
+    """Only a proof may verify the returned answer (combiner.only_a_proof)."""
     if row.problem_text is None or row.final_answer is None:
         return False
     return only_a_proof(row.final_answer, row.problem_text) is not None
@@ -203,6 +205,7 @@ def fit_with_promise(
         delta=delta,
         # Copies of one problem are its dependent outcomes (precision.clustered_lower).
         clusters=[o.problem or i for i, o in enumerate(outcomes)],
+        proof_only=[o.proof_only for o in outcomes],
     )
     model.fitted_at = fitted_at
     model.sources = dict(Counter(o.source for o in outcomes))

@@ -184,23 +184,24 @@ def fit_promise(records: list[dict[str, Any]], config: ServiceBenchConfig) -> Ca
     """THE combiner (app/verification/calibration.py `fit_evidence_model`, the one the daily
     refit uses too) on every attempt of the fit problems, labelled by grading: a logistic
     model over the ledger's features, isotonic recalibration of cross-fitted scores, and the
-    threshold by Learn-then-Test on the model-only outcomes. Too little evidence to fit: a
-    promise with no threshold (only proofs verify)."""
+    threshold by Learn-then-Test on the model-only outcomes; answers only a proof may verify
+    set only the confidence shown for such answers. Too little evidence to fit: a promise with
+    no threshold (only proofs verify)."""
     rows = [
-        (a["signals"], bool(a["correct"]), r.get("id"))
+        (a["signals"], bool(a["correct"]), r.get("id"), a.get("proof_only") is not None)
         for r in records
         for a in r["attempt_signals"]
-        if a.get("proof_only") is None  # model evidence never verifies it: no outcome for it
     ]
     return fit_evidence_model(
-        [x for x, _, _ in rows],
-        [c for _, c, _ in rows],
+        [x for x, *_ in rows],
+        [c for _, c, *_ in rows],
         target=config.target_precision,
         delta=config.delta,
         seed=config.seed + 1,
-        clusters=[problem for _, _, problem in rows] if config.cluster_by_problem else None,
+        clusters=[problem for _, _, problem, _ in rows] if config.cluster_by_problem else None,
         # Cross-fitted by problem: a problem's other outcomes never score it.
-        problems=[i if problem is None else problem for i, (_, _, problem) in enumerate(rows)],
+        problems=[i if problem is None else problem for i, (_, _, problem, _) in enumerate(rows)],
+        proof_only=[only for *_, only in rows],
     )
 
 

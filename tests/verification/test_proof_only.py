@@ -14,7 +14,7 @@ import pytest
 
 from app.pipeline.graph import run_pipeline
 from app.pipeline.state import SolveState
-from app.verification.calibration import Calibrator
+from app.verification.calibration import Calibrator, fit_evidence_model, verdict_signals
 from app.verification.combiner import (
     FIGURE_AS_CODE,
     NOT_PLAIN,
@@ -23,6 +23,7 @@ from app.verification.combiner import (
     only_a_proof,
 )
 from app.verification.outcomes import VerdictRow, labelled_outcomes
+from app.verification.verdict import Verdict
 from tests.fixtures.providers import solver, verdict_json, verifier
 
 TRIANGLE = """In right triangle $XYZ$, shown below, what is $\\sin{X}$?
@@ -180,11 +181,52 @@ def test_outcomes_model_evidence_cannot_verify_do_not_certify_the_threshold() ->
             *_labelled(APPLES, proof=False),
         ]
     )
-    # the figure problem's model-only outcome is left out; its proven one and the words' stay
-    assert sorted((o.proven_at_response, o.problem is not None) for o in outcomes) == [
+    # the figure problem's model-only outcome is flagged; its proven one and the words' are not
+    assert sorted((o.proven_at_response, o.proof_only) for o in outcomes) == [
+        (False, False),
         (False, True),
-        (True, True),
+        (True, False),
     ]
-    assert {o.problem for o in outcomes if not o.proven_at_response} == {
+    assert {o.problem for o in outcomes if not o.proven_at_response and not o.proof_only} == {
         "tom has 5 apples and buys 7 more how many apples does he have now"
     }
+
+
+def test_the_confidence_shown_for_proof_only_answers_is_their_rate_of_being_right() -> None:
+    """Every verifier approves the figure problems' answers as they approve the others; the
+    others are right 95 % of the time, the figures' 20 %. Those figure outcomes neither
+    certify the threshold nor move the model, and the confidence shown for such an answer
+    is the rate at which they were right, not the others' 0.95."""
+    approving = verdict_signals([Verdict("approve", "llm", f"v{i}:aspect", 1.0) for i in range(4)])
+    rejecting = verdict_signals([Verdict("reject", "llm", f"v{i}:aspect", 0.0) for i in range(4)])
+    rows = [approving] * 400 + [rejecting] * 200 + [approving] * 100
+    labels = [i % 20 != 0 for i in range(400)] + [i % 10 == 0 for i in range(200)]
+    labels += [i % 5 == 0 for i in range(100)]
+    flags = [False] * 600 + [True] * 100
+    problems = list(range(700))
+    model = fit_evidence_model(
+        rows, labels, target=0.9, delta=0.05, problems=problems, proof_only=flags
+    )
+    alone = fit_evidence_model(rows[:600], labels[:600], target=0.9, delta=0.05)
+    assert model.n_samples == 600 and model.threshold == alone.threshold
+    assert model.predict(approving) == alone.predict(approving) == pytest.approx(0.95, abs=0.01)
+    assert model.predict(approving, proof_only=True) == pytest.approx(0.2, abs=0.01)
+    # the judge: unverified at that P (the kind of answer, not evidence against this one)
+    shown = model.predict(approving, proof_only=True)
+    common = {"calibrated": True, "calibrator": model, "raw_verified": 0.9}
+    judged = judge(proof=None, probability=shown, proof_only=FIGURE_AS_CODE, **common)
+    assert (judged.badge, judged.probability) == ("unverified", shown)
+    # a credible rejection still says caution
+    rejected = judge(
+        proof=None,
+        probability=shown,
+        proof_only=FIGURE_AS_CODE,
+        credible_rejection="a credible panel rejected it",
+        **common,
+    )
+    assert rejected.badge == "caution"
+    # too few such outcomes: P as the model gives it
+    few = fit_evidence_model(
+        rows[:605], labels[:605], target=0.9, delta=0.05, proof_only=flags[:605]
+    )
+    assert few.predict(approving, proof_only=True) == few.predict(approving)

@@ -100,9 +100,11 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
     if sampled is not None:
         calls += sampled.samples  # those bought: adaptive evidence may stop early
     answer = solved.final_answer
+    proof_only = only_a_proof(answer, state.problem_text)
     confidence, calibrated = signal, False
     if ctx.calibrator is not None and passed is not None:
-        confidence = ctx.calibrator.predict(calibration_signals(verdicts))
+        signals = calibration_signals(verdicts)
+        confidence = ctx.calibrator.predict(signals, proof_only=proof_only is not None)
         calibrated = True
     record = AttemptRecord(
         number=state.attempt_count,
@@ -119,7 +121,7 @@ async def quick_verify(state: SolveState, runtime: Runtime[PipelineContext]) -> 
         verify_calibrated=calibrated,
         verify_error=outcome.error,
         independent_answer=outcome.independent_answer,
-        proof_only=only_a_proof(answer, state.problem_text),
+        proof_only=proof_only,
     )
     update: dict[str, Any] = {
         "verify_passed": passed,
