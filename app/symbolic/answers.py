@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy as sp
@@ -214,25 +215,26 @@ def _assignments(
     return Candidate("assignments", assignments=tuple(solutions), text=cleaned, worked_out=settled)
 
 
-_ASSIGNED = re.compile(r"^\s*[A-Za-z]\s*=\s*")  # "x = 2 + 2^{61}"
+_ASSIGNED = re.compile(r"^\s*[A-Za-z](?:_\{?\d+\}?|[₀-₉]+)?\s*=\s*")  # "x = …", "x_1 = …"
 _PERCENT_SIGN = re.compile(r"\s*\\?%\s*[.。]?\s*$")
-# Final forms worked_out.py does not read as such: an angle in degrees (cos 13°) and
-# scientific notation (3 × 10^8, 1.5 · 10^{-3}).
-_DEGREES = re.compile(r"°|\\circ")
-_SCIENTIFIC = re.compile(
-    r"\$?\s*[-+]?\d+(?:\.\d+)?\s*(?:\\times|\\cdot|×|·|\*)\s*10\s*\^\s*\{?\s*[-+]?\d+\s*\}?\s*\$?"
-)
+# An angle in degrees, read in radians so that cos 13° is final and sin 30° (1/2) is not.
+_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:°|\^\s*\{?\s*\\circ\s*\}?|\\degree\b)")
+
+
+def _in_radians(match: re.Match[str]) -> str:
+    turn = Fraction(match[1]) / 180
+    if turn.denominator == 1:
+        return f"({turn.numerator}*pi)"
+    return f"({turn.numerator}*pi/{turn.denominator})"  # never "a/b" to read as a division
 
 
 @lru_cache(maxsize=1024)  # the judge asks of one answer several times a scan
 def work_left_undone(answer: str) -> bool:
     """The answer reads as numbers and leaves an operation to carry out: "2 + 2^{61}",
-    "\\frac{14}{2}", "12^{10}", "√16" (worked_out.py's reading, a trailing percent sign
-    aside). False when it is not read as numbers or is written in a final form: "19/12",
-    "1 + √2", "3 × 10^8", "cos 13°"."""
-    text = _PERCENT_SIGN.sub("", _ASSIGNED.sub("", answer))
-    if _DEGREES.search(text) or _SCIENTIFIC.fullmatch(text.strip()):
-        return False
+    "\\frac{14}{2}", "12^{10}", "√16", "180° - 45°" (worked_out.py's reading, a trailing
+    percent sign aside). False when it is not read as numbers or is written in a final form:
+    "19/12", "1 + √2", "3 × 10^8", "cos 13°", "45°"."""
+    text = _DEGREES.sub(_in_radians, _PERCENT_SIGN.sub("", _ASSIGNED.sub("", answer)))
     try:
         read = read_candidate(text, [])
     except READ_ERRORS:

@@ -3,11 +3,12 @@
 A question that asks for a value asks for the operations to be carried out: the problem copied
 back ("7 × 8" for "7 × 8 = ?") has the right value and answers nothing. An answer is worked out
 when every operation left in it is one that cannot be carried out further in exact numbers:
-a fraction or mixed number, a minus sign, a root in simplest radical form (2√3, not √12 or √16),
-a multiple of π, a sum whose terms do not combine (1 + √2), a function whose value is
-irrational (log_2(3)). Two numbers multiplied or added (7 × 8, 2 - 5/12, 15% × 80), a power or
-root of a number that has an exact value (2^10, √16), a factorial: not worked out. A power of
-ten too long to write out (10^999, 3 × 10^20) is a final form.
+a fraction or mixed number, a minus sign, a root in simplest radical form (2√3, ∛4, not √12
+or √16), a multiple of π, scientific notation (3 × 10^8), a sum whose terms do not combine
+(1 + √2), a function whose value is irrational (log_2(3)). Two numbers multiplied or added
+(7 × 8, 2 - 5/12, 15% × 80), a power or root of a number that has an exact value (2^10, √16),
+a factorial: not worked out. A power of ten too long to write out (10^999) or negative
+(10^{-3}) is a final form.
 
 The check reads the parser's unevaluated tree, where "3/4" is already one number — and so is
 "144/12": a whole number over a whole number is read from the text (one that divides out is a
@@ -91,12 +92,32 @@ def _product_settled(factors: list[sp.Expr]) -> bool:
     others = [f for f in factors if f not in numbers and f not in below and f != -1]
     if len(numbers) > 1 or len(below) > 1:
         return False
-    if below and numbers and not (numbers[0].is_Integer and sp.gcd(numbers[0], below[0].base) == 1):
-        return False
+    if below and numbers and not (numbers[0].is_Integer and numbers[0] % below[0].base != 0):
+        return False  # 4√3/2 is 2√3: a division left (2√2/4 is a fraction, as 6/8 is)
+    if _scientific(numbers, others):
+        return True
     radicals = [f for f in others if isinstance(f, sp.Pow) and not f.exp.is_Integer]
     if len(radicals) > 1 or len(set(others)) != len(others):
         return False  # √2·√3, π·π: one radical, each factor once
     return all(_settled(f) for f in others)
+
+
+def _scientific(numbers: list[sp.Expr], others: list[sp.Expr]) -> bool:
+    """3 × 10^8, 1.5 × 10^{-3}: a coefficient from 1 to 10 times a power of ten, a final form
+    (5 × 7 × 10^2 is not)."""
+    if len(numbers) != 1 or len(others) != 1 or not 1 <= abs(numbers[0]) < 10:
+        return False
+    power = others[0]
+    return isinstance(power, sp.Pow) and power.base == 10 and bool(_signed(power.exp).is_Integer)
+
+
+def _signed(exponent: sp.Expr) -> sp.Expr:
+    """10^{-3} reads as 10^(-1·3), unevaluated: its exponent is the number -3."""
+    if isinstance(exponent, sp.Mul) and len(exponent.args) == 2 and exponent.args[0] == -1:
+        number = exponent.args[1]
+        if number.is_Rational:
+            return -number
+    return exponent
 
 
 def _sum_settled(terms: list[sp.Expr]) -> bool:
@@ -106,16 +127,39 @@ def _sum_settled(terms: list[sp.Expr]) -> bool:
 
 
 def _power_settled(expr: sp.Pow) -> bool:
-    base, exponent = expr.base, expr.exp
+    base, exponent = expr.base, _signed(expr.exp)
     if exponent == -1:  # 1/√2, 1/π: a reciprocal that has no simpler exact form
         return not _rational(base) and _settled(base)
-    if base.is_Integer and exponent.is_Rational and exponent.p == 1 and exponent.q > 1:
-        # √12 is 2√3 and √16 is 4: simplest when no k-th power divides the radicand
-        radicand = int(base)
-        return radicand > 1 and all(k < exponent.q for k in sp.factorint(radicand).values())
-    if exponent.is_Integer and base == 10 and exponent >= _WRITTEN_OUT_AT_MOST:
-        return True  # 10^999, 3 × 10^20: nobody writes the digits out
-    if exponent.is_Integer:
-        # π², e²; 2^10 and (√2)³ have simpler values, as have e^0 and π^1
-        return base in _CONSTANTS and exponent not in (0, 1)
-    return False
+    if base in _CONSTANTS:  # π², √π, e^{1/3}; e^0 and π^1 have simpler values
+        return exponent not in (0, 1) and _settled(exponent)
+    if not exponent.is_Rational:  # 2^{√2}
+        return not _rational(expr) and _settled(base) and _settled(exponent)
+    if exponent.q > 1 and base.is_Integer:
+        # √12 is 2√3, √16 is 4 and 5^{3/2} is 5√5; ∛4 = 2^{2/3} is final
+        radicand, p, q = int(base), int(exponent.p), int(exponent.q)
+        if radicand <= 1 or not 0 < p < q:
+            return False
+        return not _power_divides(radicand, p, q)
+    if exponent.q > 1:  # √(1 + √2); √(3/2) is √6/2
+        return not base.is_Rational and not _rational(expr) and _settled(base)
+    # 10^999, 10^{-3}: nobody writes the digits out; 2^10 and (√2)³ have simpler values
+    return bool(base == 10 and (exponent >= _WRITTEN_OUT_AT_MOST or exponent < 0))
+
+
+_FACTORED_FULLY_BELOW = 10**15  # sympy factors these at once; a larger number is tried only
+_SMALL_PRIMES = tuple(sp.primerange(2, 1000))  # for small prime factors and a perfect power
+_POWER_BITS_AT_MOST = 4096
+
+
+def _power_divides(radicand: int, p: int, q: int) -> bool:
+    """Does a q-th power (> 1) divide radicand^p? A radicand too large to factor at once is
+    tried for small primes and for being a perfect power: a big one is never factored in the
+    request (a 40-digit semiprime took sympy seconds)."""
+    if radicand.bit_length() * p > _POWER_BITS_AT_MOST:
+        return False  # too large to tell cheaply: read as final (its value is still checked)
+    number = radicand**p
+    if number < _FACTORED_FULLY_BELOW:
+        return any(k >= q for k in sp.factorint(number).values())
+    if any(number % prime**q == 0 for prime in _SMALL_PRIMES):
+        return True
+    return any(sp.integer_nthroot(number, k)[1] for k in range(2, q + 1) if q % k == 0)

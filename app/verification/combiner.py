@@ -44,10 +44,15 @@ FIGURE_AS_CODE = (
     "the problem's figure is drawing code the models read as text: only a proof verifies it"
 )
 WORK_LEFT = "the answer leaves a computation to carry out: only a proof verifies it"
-# A problem that asks for the form the work is left in: "as a power of 2", "prime factorization".
+# A problem that asks for the form the work is left in: "as a power of 2", "in expanded form",
+# "using an exponent", a prime factorization, 分解质因数; not "the first 10 powers of 2".
 _FORM_ASKED = re.compile(
-    r"\bas\s+an?\s+(?:power|product|sum|expression)\b|\bpowers?\s+of\b|\bexponential\s+form"
-    r"|factori[sz]|factored|\bunsimplified|\bdo\s+not\s+(?:simplify|evaluate|expand|multiply)",
+    r"\b(?:as|in(?:to)?)\s+(?:an?\s+|the\s+)?(?:single\s+)?(?:power|product|sum|multiplication"
+    r"|expression|exponent)s?\b|\busing\s+(?:an?\s+)?(?:exponents?|powers?)\b"
+    r"|\b(?:exponent(?:ial)?|expanded|index|factored|radical)\s+(?:form|notation)\b"
+    r"|\bexpression\s+for\b|\bprime\s+factori[sz]ation|\bfactori[sz]e\b|\bunsimplified\b"
+    r"|\b(?:do\s+not|don't|without)\s+(?:simplify|simplifying|evaluate|evaluating|expand"
+    r"|expanding|multiply|multiplying)\b|分解质因数|质因数|幂的形式|指数形式|展开式|算式",
     re.IGNORECASE,
 )
 _DRAWING_CODE = re.compile(

@@ -78,6 +78,11 @@ CUBES = (
         "12^{10}",
         "\\sqrt{16}",
         "5^{3/2}",
+        "180° - 45°",  # an independent tester: a degree sign exempted any answer
+        "\\sin 30^\\circ",
+        "x_1 = 2^3",
+        "\\frac{4\\sqrt{3}}{2}",
+        "5 \\times 7 \\times 10^{2}",
     ],
 )
 def test_an_answer_that_leaves_a_computation_needs_a_proof(answer: str) -> None:
@@ -94,10 +99,25 @@ def test_an_answer_that_leaves_a_computation_needs_a_proof(answer: str) -> None:
         "1 + \\sqrt{2}",
         "2\\sqrt{3}",
         "3\\frac{1}{2}",
-        "3 \\times 10^{8}",  # scientific notation is a final form
+        "3 \\times 10^{8}",  # scientific notation is a final form, however written
+        "3 × 10⁸",
+        "1.5 × 10^{−3}",
+        "\\boxed{3 \\times 10^8}",
+        "3 ⋅ 10^8.",
+        "10^{-3}",
         "\\cos 13^\\circ",
+        "45°",
+        "360^\\circ",
         "33\\frac{1}{3}\\%",
         "$12.50",
+        "\\frac{2\\sqrt{2}}{4}",  # not in lowest terms, as 6/8: a fraction, nothing left to do
+        "\\frac{6\\pi}{8}",
+        "\\sqrt{1+\\sqrt{2}}",
+        "\\sqrt{\\pi}",
+        "2^{2/3}",
+        "2^{\\sqrt{2}}",
+        # a 39-digit semiprime under a root: never factored in the request (took seconds)
+        "\\sqrt{700000000000000003700000000000000000663}",
     ],
 )
 def test_finished_answers_need_no_proof(answer: str) -> None:
@@ -105,15 +125,31 @@ def test_finished_answers_need_no_proof(answer: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "problem",
+    ("problem", "answer"),
     [
-        "What is the prime factorization of 24?",
-        "Write 8^{20} as a power of 2.",
-        "Express 64 as a power of 2, and do not evaluate.",
+        ("What is the prime factorization of 24?", "2^{3} \\cdot 3"),
+        ("把24分解质因数。", "2^{3} \\times 3"),
+        ("Write 8^{20} as a power of 2.", "2^{60}"),
+        ("Express 64 as a power of 2, and do not evaluate.", "2^{6}"),
+        ("Write 345 in expanded form.", "300 + 40 + 5"),
+        ("Write 3 × 3 × 3 × 3 using an exponent.", "3^4"),
+        ("Write an expression for the cost of 3 pens at $2 each.", "3 \\times 2"),
     ],
 )
-def test_a_form_the_problem_asks_for_is_not_work_left(problem: str) -> None:
-    assert only_a_proof("2^{3} \\cdot 3", problem) is None
+def test_a_form_the_problem_asks_for_is_not_work_left(problem: str, answer: str) -> None:
+    assert only_a_proof(answer, problem) is None
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer"),
+    [
+        ("What is the sum of the first 10 powers of 2, starting from 2^1?", "2^{11} - 2"),
+        ("An engine has a power of 12 kW. Half of it is lost. How much is left?", "\\frac{12}{2}"),
+        ("A number was factored out. What is 7 times 8?", "7 \\times 8"),
+    ],
+)
+def test_a_form_mentioned_in_passing_is_not_asked(problem: str, answer: str) -> None:
+    assert only_a_proof(answer, problem) == WORK_LEFT
 
 
 def test_the_judge_verifies_only_a_proof_of_such_an_answer() -> None:
