@@ -146,16 +146,17 @@ def _power_settled(expr: sp.Pow) -> bool:
     return bool(base == 10 and (exponent >= _WRITTEN_OUT_AT_MOST or exponent < 0))
 
 
-_FACTORED_FULLY_BELOW = 10**15  # sympy factors these at once; a larger number is tried only
-_SMALL_PRIMES = tuple(sp.primerange(2, 1000))  # for small prime factors and a perfect power
+_FACTORED_FULLY_BELOW = 10**15  # sympy factors these at once
+_SMALL_PRIMES = tuple(sp.primerange(2, 1000))  # a larger number: these, and a perfect power
 _POWER_BITS_AT_MOST = 4096
+_ROOT_INDEX_AT_MOST = 64
 
 
 def _power_divides(radicand: int, p: int, q: int) -> bool:
     """Does a q-th power (> 1) divide radicand^p? A radicand too large to factor at once is
     tried for small primes and for being a perfect power: a big one is never factored in the
     request (a 40-digit semiprime took sympy seconds)."""
-    if radicand.bit_length() * p > _POWER_BITS_AT_MOST:
+    if radicand.bit_length() * p > _POWER_BITS_AT_MOST or q > _ROOT_INDEX_AT_MOST:
         return False  # too large to tell cheaply: read as final (its value is still checked)
     number = radicand**p
     if number < _FACTORED_FULLY_BELOW:
