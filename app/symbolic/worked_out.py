@@ -94,8 +94,8 @@ def _product_settled(factors: list[sp.Expr]) -> bool:
         return False
     if below and numbers and not (numbers[0].is_Integer and numbers[0] % below[0].base != 0):
         return False  # 4√3/2 is 2√3: a division left (2√2/4 is a fraction, as 6/8 is)
-    if _scientific(numbers, others):
-        return True
+    if not below and _scientific(numbers, others):
+        return True  # (3 × 10^8)/2 is a division left
     radicals = [f for f in others if isinstance(f, sp.Pow) and not f.exp.is_Integer]
     if len(radicals) > 1 or len(set(others)) != len(others):
         return False  # √2·√3, π·π: one radical, each factor once
@@ -128,6 +128,8 @@ def _sum_settled(terms: list[sp.Expr]) -> bool:
 
 def _power_settled(expr: sp.Pow) -> bool:
     base, exponent = expr.base, _signed(expr.exp)
+    if base == 10 and exponent.is_Integer and exponent < 0:
+        return True  # 10^{-1}, 10^{-3}: a power of ten is a final form
     if exponent == -1:  # 1/√2, 1/π: a reciprocal that has no simpler exact form
         return not _rational(base) and _settled(base)
     if base in _CONSTANTS:  # π², √π, e^{1/3}; e^0 and π^1 have simpler values
@@ -142,8 +144,8 @@ def _power_settled(expr: sp.Pow) -> bool:
         return not _power_divides(radicand, p, q)
     if exponent.q > 1:  # √(1 + √2); √(3/2) is √6/2
         return not base.is_Rational and not _rational(expr) and _settled(base)
-    # 10^999, 10^{-3}: nobody writes the digits out; 2^10 and (√2)³ have simpler values
-    return bool(base == 10 and (exponent >= _WRITTEN_OUT_AT_MOST or exponent < 0))
+    # 10^999: nobody writes the digits out; 2^10 and (√2)³ have simpler values
+    return bool(base == 10 and exponent >= _WRITTEN_OUT_AT_MOST)
 
 
 _FACTORED_FULLY_BELOW = 10**15  # sympy factors these at once

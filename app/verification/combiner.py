@@ -45,14 +45,15 @@ FIGURE_AS_CODE = (
 )
 WORK_LEFT = "the answer leaves a computation to carry out: only a proof verifies it"
 # A problem that asks for the form the work is left in: "as a power of 2", "in expanded form",
-# "using an exponent", a prime factorization, 分解质因数; not "the first 10 powers of 2".
+# "using an exponent", a prime factorization, 分解质因数; not "the first 10 powers of 2", "the
+# units digit in the product 7 × 13", "evaluate the expression for x = 4", 最大质因数.
 _FORM_ASKED = re.compile(
-    r"\b(?:as|in(?:to)?)\s+(?:an?\s+|the\s+)?(?:single\s+)?(?:power|product|sum|multiplication"
-    r"|expression|exponent)s?\b|\busing\s+(?:an?\s+)?(?:exponents?|powers?)\b"
-    r"|\b(?:exponent(?:ial)?|expanded|index|factored|radical)\s+(?:form|notation)\b"
-    r"|\bexpression\s+for\b|\bprime\s+factori[sz]ation|\bfactori[sz]e\b|\bunsimplified\b"
-    r"|\b(?:do\s+not|don't|without)\s+(?:simplify|simplifying|evaluate|evaluating|expand"
-    r"|expanding|multiply|multiplying)\b|分解质因数|质因数|幂的形式|指数形式|展开式|算式",
+    r"\bas\s+(?:an?\s+)?(?:single\s+)?(?:power|product|sum|multiplication|expression)s?\b"
+    r"|\busing\s+(?:an?\s+)?(?:exponents?|powers?)\b|\bwrite\s+(?:an?\s+)?expression\b"
+    r"|\b(?:in|into)\s+(?:exponent(?:ial)?|expanded|index|factored)\s+(?:form|notation)\b"
+    r"|\bprime\s+factori[sz]ation|\bfactori[sz]e\b|\bunsimplified\b"
+    r"|\b(?:do\s+not|don't)\s+(?:simplify|evaluate|expand|multiply)\b"
+    r"|分解质因数|写成幂的形式|指数形式",
     re.IGNORECASE,
 )
 _DRAWING_CODE = re.compile(
