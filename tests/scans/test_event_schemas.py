@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.db.transaction import retry_when_locked
 from app.main import create_app
 from app.pipeline.graph import build_graph
 from app.resources import Resources
@@ -83,22 +84,26 @@ async def test_a_real_streams_payloads_validate(
     assert response.status_code == 202, response.text
     scan = await until_final(live, response.headers["location"])
     assert scan["state"] == "done"
-    async with services.sessionmaker() as session:
-        solution = await session.get(Solution, uuid.UUID(scan["solution"]["solution_id"]))
-        assert solution is not None
-        solution.status_history = [
-            {
-                "at": "2026-11-21T13:05:00+00:00",
-                "from": "verified",
-                "to": "caution",
-                "reason": "a later check disagreed",
-                "evidence_ids": ["12"],
-                "answer": "x = 4",
-                "answer_changed": False,
-                "confidence": 0.4,
-            }
-        ]
-        await session.commit()
+
+    async def write() -> None:  # a read, then a write, beside the scan's follow-ups on SQLite
+        async with services.sessionmaker() as session:
+            solution = await session.get(Solution, uuid.UUID(scan["solution"]["solution_id"]))
+            assert solution is not None
+            solution.status_history = [
+                {
+                    "at": "2026-11-21T13:05:00+00:00",
+                    "from": "verified",
+                    "to": "caution",
+                    "reason": "a later check disagreed",
+                    "evidence_ids": ["12"],
+                    "answer": "x = 4",
+                    "answer_changed": False,
+                    "confidence": 0.4,
+                }
+            ]
+            await session.commit()
+
+    await retry_when_locked(write)
 
     events = _parse_sse((await live.get(f"/v1/scans/{scan['id']}/events")).text)
     kinds = [kind for kind, _ in events]

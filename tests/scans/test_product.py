@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
+from app.db.transaction import retry_when_locked
 from app.resources import Resources
 from tests.fixtures.polling import until_final
 
@@ -356,10 +357,14 @@ async def test_the_students_reason_follows_the_badge_a_later_check_moves(
     assert body["verification_status"] == "verified" and body["caution_reason"] is None
     solution_id = uuid.UUID(body["solution_id"])
     for to, code in (("caution", "failed_verification"), ("unverified", "not_verified")):
-        async with services.sessionmaker() as session:
-            repository = StatusRepository(session)
-            assert await repository.change_status(solution_id, to, reason="t", evidence_ids=[])
-            await session.commit()
+
+        async def write(to: str = to) -> None:  # beside the scan's follow-ups on SQLite
+            async with services.sessionmaker() as session:
+                repository = StatusRepository(session)
+                assert await repository.change_status(solution_id, to, reason="t", evidence_ids=[])
+                await session.commit()
+
+        await retry_when_locked(write)
         scan = (await live.get(f"/v1/scans/{body['scan_id']}")).json()
         assert scan["solution"]["verification_status"] == to
         assert scan["solution"]["caution_reason"]["code"] == code, to
