@@ -238,11 +238,9 @@ class Calibrator:
 
     def _score(self, row: Signals) -> float:
         if self.kind == "isotonic":
-            value = row.get(self.signal, 0.0)
-            for x, y in zip(self.knots_x, self.knots_y, strict=True):
-                if value <= x:
-                    return y
-            return self.knots_y[-1] if self.knots_y else 0.5
+            if not self.knots_y:
+                return 0.5
+            return _step(self.knots_x, self.knots_y, row.get(self.signal, 0.0))
         z = self.bias + sum(
             w * row.get(f, 0.0) for f, w in zip(self.features, self.weights, strict=True)
         )

@@ -63,19 +63,23 @@ async def test_status_changes_are_streamed(live: httpx.AsyncClient, services: Re
     from app.db.models import Solution
 
     body = (await live.post("/v1/scans", json={"text": "Solve 2x + 3 = 11"})).json()
-    async with services.sessionmaker() as session:
-        solution = await session.get(Solution, uuid.UUID(body["solution_id"]))
-        assert solution is not None
-        solution.status_history = [
-            {
-                "at": "2026-11-21T13:05:00+00:00",
-                "from": "verified",
-                "to": "caution",
-                "reason": "a later check disagreed",
-                "evidence_ids": [],
-            }
-        ]
-        await session.commit()
+
+    async def write() -> None:  # a read, then a write, beside the scan's follow-ups on SQLite
+        async with services.sessionmaker() as session:
+            solution = await session.get(Solution, uuid.UUID(body["solution_id"]))
+            assert solution is not None
+            solution.status_history = [
+                {
+                    "at": "2026-11-21T13:05:00+00:00",
+                    "from": "verified",
+                    "to": "caution",
+                    "reason": "a later check disagreed",
+                    "evidence_ids": [],
+                }
+            ]
+            await session.commit()
+
+    await retry_when_locked(write)
     events = _parse_sse((await live.get(f"/v1/scans/{body['scan_id']}/events")).text)
     assert [k for _, k, _ in events][-3:] == ["done", "status_changed", "settled"]
     detail = (await live.get(f"/v1/solutions/{body['solution_id']}")).json()
