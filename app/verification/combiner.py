@@ -32,6 +32,7 @@ from app.verification.calibration import (
     Calibrator,
     VerdictLike,
     evidence_features,
+    proof_in,
     verdict_signals,
 )
 from app.verification.verdict import Verdict, VerdictKind
@@ -229,14 +230,20 @@ def unchanged_between(
 
 
 def judge_ledger(
-    calibrator: Calibrator, verdicts: Sequence[VerdictLike]
+    calibrator: Calibrator, verdicts: Sequence[VerdictLike], *, proof_only: str | None = None
 ) -> tuple[Badge, float, bool]:
     """The badge the fitted combiner gives an answer's whole ledger (the response's verdicts
     and any later panel's), its P(correct), and whether that P may verify: only when the model
     learned a weight for every verifier that voted (a verifier it never saw would be read at
-    the approval share alone, evidence the promise was not certified on)."""
+    the approval share alone, evidence the promise was not certified on). `proof_only`: why
+    only a proof may verify this answer (`only_a_proof`; the callers never verify it on P);
+    its P is the rate such answers were right, which, where the fit mapped it, is no evidence
+    against the answer either (as `judge` reads it)."""
     row = verdict_signals(verdicts)
-    probability = calibrator.predict(row)
+    probability = calibrator.predict(row, proof_only=proof_only is not None)
     known = set(calibrator.features)
     votes = [f for f in evidence_features(row) if f.startswith("vote:")]
-    return calibrated_badge(calibrator, probability), probability, all(v in known for v in votes)
+    badge = calibrated_badge(calibrator, probability)
+    if proof_only is not None and proof_in(row) is None and calibrator.proof_only_x:
+        badge = "unverified"
+    return badge, probability, all(v in known for v in votes)

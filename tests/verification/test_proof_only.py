@@ -20,6 +20,7 @@ from app.verification.combiner import (
     NOT_PLAIN,
     WORK_LEFT,
     judge,
+    judge_ledger,
     only_a_proof,
 )
 from app.verification.outcomes import VerdictRow, labelled_outcomes
@@ -271,6 +272,14 @@ def test_the_confidence_shown_for_proof_only_answers_is_their_rate_of_being_righ
         **common,
     )
     assert rejected.badge == "caution"
+    # a later panel's verdicts (MARS, consensus, a spot check) are read the same way
+    ledger = [Verdict("approve", "llm", f"v{i}:aspect", 1.0) for i in range(4)]
+    assert judge_ledger(model, ledger) == ("verified", model.predict(approving), True)
+    later = judge_ledger(model, ledger, proof_only=FIGURE_AS_CODE)
+    assert later[:2] == ("unverified", shown)
+    # … but a proof in the ledger still decides
+    proven = [*ledger, Verdict("reject", "programmatic", "sympy", 0.0)]
+    assert judge_ledger(model, proven, proof_only=FIGURE_AS_CODE)[:2] == ("caution", 0.0)
     # too few such outcomes: P as the model gives it
     few = fit_evidence_model(
         rows[:605], labels[:605], target=0.9, delta=0.05, proof_only=flags[:605]

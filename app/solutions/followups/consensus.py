@@ -31,7 +31,7 @@ from app.pipeline.prompts import solve as solve_prompts
 from app.scans.repository import ScanRepository
 from app.solutions.status_repository import StatusRepository
 from app.symbolic.sandbox import SymbolicSandbox
-from app.verification.calibration import Calibrator
+from app.verification.calibration import Calibrator, VerdictLike
 from app.verification.combiner import judge_ledger, only_a_proof
 from app.verification.consensus import ConsensusBuilder, NodeAnswer, Proof
 from app.verification.evidence_status import (
@@ -144,7 +144,9 @@ def badge_after(
     if calibrator is None:
         return raw
     response = returned_attempt(solution.verifications, solution.final_answer)
-    badge, probability, may_verify = judge_ledger(calibrator, [*response, *verdicts])
+    proof_only = only_a_proof(solution.final_answer or "", solution.scan.problem_text)
+    ledger: list[VerdictLike] = [*response, *verdicts]
+    badge, probability, may_verify = judge_ledger(calibrator, ledger, proof_only=proof_only)
     return after_later_panel(
         solution.verification_status,
         badge=badge,
@@ -152,7 +154,7 @@ def badge_after(
         may_verify=may_verify,
         proven_at_response=proof_at_response(solution) is not None,
         by=by,
-        proof_only=only_a_proof(solution.final_answer or "", solution.scan.problem_text),
+        proof_only=proof_only,
     )
 
 

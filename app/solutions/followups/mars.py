@@ -101,7 +101,9 @@ def _decide(
     if calibrator is None:
         why = "MARS second chance: its agents agreed on a new answer; no proof yet"
         return outcome.passed is True, StatusChange("unverified", why, outcome.confidence)
-    badge, probability, may_verify = judge_ledger(calibrator, outcome.verdicts)
+    badge, probability, may_verify = judge_ledger(
+        calibrator, outcome.verdicts, proof_only=proof_only
+    )
     if badge == "caution":
         return False, StatusChange("caution", "")
     if badge == "verified" and may_verify and proof_only is None:
