@@ -621,6 +621,29 @@ def _roundings(exact: Fraction, places: int) -> set[Fraction]:
     return {c * unit for c in (math.floor(scaled + Fraction(1, 2)), away)}
 
 
+MIN_PLACES_CLAIMED = 2  # "≈ 43.96" claims hundredths; "≈ 0.5" may be a loose estimate
+
+
+def _misrounded(claim: _Side, calculation: _Side) -> bool:
+    """An approximate claim that is no rounding of its calculation: the claimed number, to
+    hundredths or finer, lies more than half a unit of its last place from every value the
+    calculation takes with its own decimals read as rounded (168.96 / 384 × 100 ≈ 43.96 is
+    44). A rounding, a cut-off or a slip of one unit was let through before this is asked."""
+    literal = claim.literal
+    if literal is None or not calculation.has_operator:
+        return False
+    places = _decimal_places(literal)
+    if places < MIN_PLACES_CLAIMED:
+        return False
+    try:
+        low, high = _interval(calculation.tokens)
+    except _NOT_JUDGED:
+        return False
+    written = Fraction(literal.text) * (-1 if claim.negative else 1)
+    half = Fraction(1, 2 * 10**places)
+    return high < written - half or low > written + half
+
+
 def _cut_off(exact: Fraction, written: Fraction, places: int) -> bool:
     """Is the written value the exact one cut off (toward zero) at `places` decimals?"""
     scaled = exact * 10**places
@@ -781,6 +804,8 @@ def _judge_pair(
         if _round_number(exact, literal):
             return "unchecked", "rounded to a round number (1000000 / 3 = 333,000)"
     if approximate:
+        if _misrounded(left, right) or _misrounded(right, left):
+            return "wrong", f"{_show(a)} ≠ {_show(b)}, nor is it rounded to the places written"
         return "unchecked", "approximate"
     try:
         low_a, high_a = _interval(left.tokens)

@@ -74,6 +74,13 @@ _THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 _LATEX_THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 # 18 - 6 = 12（个）, 5 × 3 = 15 (apples): a unit in parentheses after a number
 _UNIT_IN_PARENTHESES = re.compile(r"(?<=\d)\s*\(([^()\d=+\-*/^⟂⟦⟧]{1,12})\)")
+# = 43.96% (approximately), ≈ 3.14 (rounded to the nearest hundredth): a remark on rounding
+# in parentheses is prose, not a bracket the calculation opens (nor a unit)
+_ROUNDING_REMARK = re.compile(
+    r"\s*[(（]\s*(?:approx(?:imately|\.)?|rounded\b[^()]{0,40}|to the nearest\b[^()]{0,30}"
+    r"|约|大约|近似|四舍五入)\s*[)）]",
+    re.IGNORECASE,
+)
 # 180 minutes (before dinner) + 80 minutes (homework): a label in parentheses after a unit
 _LABEL_IN_PARENTHESES = re.compile(
     r"(?<=[A-Za-z⟧])\s*\(\s*([A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ]{2,30})\s*\)"
@@ -184,6 +191,7 @@ def to_plain(text: str) -> str:
     plain = latex_to_plain(text)
     plain = "".join(_UNICODE.get(c, c) for c in plain)
     plain = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), plain)
+    plain = _ROUNDING_REMARK.sub(lambda m: f" {m.group(0).strip()[1:-1].strip()} ", plain)
     plain = _UNIT_IN_PARENTHESES.sub(lambda m: f" ⟦{m.group(1).strip()}⟧ ", plain)
     plain = _LABEL_IN_PARENTHESES.sub(lambda m: f" ⟦{m.group(1).strip()}⟧ ", plain)
     return plain.replace("{", "(").replace("}", ")").replace("$", " ")

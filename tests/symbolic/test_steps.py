@@ -310,6 +310,43 @@ def test_a_machine_printed_float_is_not_a_wrong_rounding() -> None:
 
 
 @pytest.mark.parametrize(
+    "step",
+    [
+        "100/7 ≈ 14.27",  # 14.2857…: no rounding, no cut-off gives .27
+        "5/3 ≈ 1.65",
+        "-5/3 ≈ -1.76",
+        "100/7 = 14.27 (approx.)",
+        # a real model's step (the MAV MATH run): the answer 44% shown as 43.96%
+        "(168.96 / 384) * 100% = 43.96% (approximately)",
+    ],
+)
+def test_an_approximation_that_is_no_rounding_of_its_calculation_is_wrong(step: str) -> None:
+    assert verdicts(step) == ["wrong"], claims_in(step)
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        ("22/7 ≈ 3.15", "unchecked"),  # 3.142857…: rounded the other way, a slip of one unit
+        ("5/3 ≈ 1.66", "unchecked"),  # cut off
+        ("1.5 × 1.5 ≈ 2.24", "unchecked"),
+        ("3.14 × 5^2 ≈ 78.54", "unchecked"),  # 78.54 is π × 25: 3.14 may be a rounded π
+        ("0.33 × 3 ≈ 1.00", "unchecked"),  # 0.33 may be a rounded third
+        ("1000 × 1.05^10 ≈ 1638.89", "unchecked"),  # 1.05 read as rounded spans it
+        ("1/3 ≈ 0.4", "unchecked"),  # one place may be a loose estimate
+        ("1/3 ≈ 0.3", "ok"),
+        ("1000/3 ≈ 333.3", "ok"),
+        ("100/7 = 14.3 (approximately)", "ok"),
+        ("2/3 ≈ 0.67 (rounded to the nearest hundredth)", "ok"),
+        ("18 - 6 = 12（约）", "ok"),
+        ("5 × 3 = 15 (apples)", "ok"),
+    ],
+)
+def test_an_approximation_any_rounding_explains_is_not_flagged(step: str, verdict: str) -> None:
+    assert verdicts(step) == [verdict], claims_in(step)
+
+
+@pytest.mark.parametrize(
     ("problem", "step"),
     [
         # Found on Gemini's MATH solutions (right work): conversions between made-up units,
