@@ -332,6 +332,26 @@ def _loose_readings_agree(left: tuple[Token, ...], right: tuple[Token, ...]) -> 
     return loose[0] == strict[1] or strict[0] == loose[1] or loose[0] == loose[1]
 
 
+SCALES = (10, 100, 1000, 10**4, 10**6, 10**9)  # thousands, cents, 万: factors a scale may imply
+
+
+def _read_otherwise(side: _Side, context: Context) -> set[Fraction]:
+    """The values a calculation may mean besides its strict reading: the loose notation (a / b
+    × c as a / (b × c), -3^2 as (-3)^2), a percent written as a number (7/9 as 77.78), a scale
+    the words imply (thousands, cents)."""
+    values: set[Fraction] = set()
+    for loose in (False, True):
+        try:
+            values.add(evaluate(side.tokens, loose=loose))
+        except _NOT_JUDGED:
+            continue
+    factors: tuple[int, ...] = (100,) if context.percent else ()
+    factors += SCALES if context.scaled else ()
+    return (
+        values | {v * f for v in values for f in factors} | {v / f for v in values for f in factors}
+    )
+
+
 def _decimal_places(token: Token) -> int:
     return len(token.text.split(".")[1]) if "." in token.text else 0
 
@@ -621,27 +641,10 @@ def _roundings(exact: Fraction, places: int) -> set[Fraction]:
     return {c * unit for c in (math.floor(scaled + Fraction(1, 2)), away)}
 
 
-MIN_PLACES_CLAIMED = 2  # "≈ 43.96" claims hundredths; "≈ 0.5" may be a loose estimate
-
-
-def _misrounded(claim: _Side, calculation: _Side) -> bool:
-    """An approximate claim that is no rounding of its calculation: the claimed number, to
-    hundredths or finer, lies more than half a unit of its last place from every value the
-    calculation takes with its own decimals read as rounded (168.96 / 384 × 100 ≈ 43.96 is
-    44). A rounding, a cut-off or a slip of one unit was let through before this is asked."""
-    literal = claim.literal
-    if literal is None or not calculation.has_operator:
-        return False
-    places = _decimal_places(literal)
-    if places < MIN_PLACES_CLAIMED:
-        return False
-    try:
-        low, high = _interval(calculation.tokens)
-    except _NOT_JUDGED:
-        return False
-    written = Fraction(literal.text) * (-1 if claim.negative else 1)
-    half = Fraction(1, 2 * 10**places)
-    return high < written - half or low > written + half
+def _cut_or_raised(exact: Fraction, places: int) -> set[Fraction]:
+    """The exact value cut off (去尾法) or raised (进一法) at `places` decimals."""
+    scaled, unit = exact * 10**places, Fraction(1, 10**places)
+    return {math.floor(scaled) * unit, math.ceil(scaled) * unit}
 
 
 def _cut_off(exact: Fraction, written: Fraction, places: int) -> bool:
@@ -673,6 +676,7 @@ class Context:
     scale_drawing: bool = False  # a map, a scale, "represents": 1 cm = 5 km is no conversion
     places_asked: frozenset[int] = frozenset()  # "to 1 d.p.", 保留两位小数: decimals asked for
     significant_figures: bool = False  # "2 s.f.", 有效数字 (step or problem)
+    directed_rounding: bool = False  # "round up", "truncate", 进一法, 去尾法 (step or problem)
     # Units the problem states quantities in, two or more of one dimension (1 cm on the plan
     # is 2 m, 8 hours a day): it may relate them itself, so a conversion there is not judged.
     related_units: tuple[str, ...] = ()
@@ -777,6 +781,10 @@ def _judge_pair(
         negative = literal_side.negative
         places = _decimal_places(literal)
         written = Fraction(literal.text) * (-1 if negative else 1)
+        directed = places and context.directed_rounding and places in context.places_asked
+        # which way is asked is not read: rounded, cut off or raised, none is judged
+        if directed and written in _roundings(exact, places) | _cut_or_raised(exact, places):
+            return "unchecked", "rounded up or down, as the problem may ask (进一法, 去尾法)"
         if places and written in _roundings(exact, places):
             if approximate or places in context.places_asked or not terminating_decimal(exact):
                 return "ok", "rounded"
@@ -788,6 +796,8 @@ def _judge_pair(
         if literal_side.continues and places >= 2 and _cut_off(exact, written, places):
             return "ok", "its digits begin the exact value (0.333...)"
         if places and places in context.places_asked and not _has_decimal(other):
+            if any(written in _roundings(v, places) for v in _read_otherwise(other, context)):
+                return "unchecked", "rounded as asked when read another way (-3^2, 77.78 %)"
             correct = " or ".join(sorted({str(float(r)) for r in _roundings(exact, places)}))
             return "wrong", f"{_show(exact)} to {places} decimal places is {correct}"
         if places and _cut_off(exact, written, places):
@@ -804,8 +814,6 @@ def _judge_pair(
         if _round_number(exact, literal):
             return "unchecked", "rounded to a round number (1000000 / 3 = 333,000)"
     if approximate:
-        if _misrounded(left, right) or _misrounded(right, left):
-            return "wrong", f"{_show(a)} ≠ {_show(b)}, nor is it rounded to the places written"
         return "unchecked", "approximate"
     try:
         low_a, high_a = _interval(left.tokens)
@@ -823,8 +831,7 @@ def _judge_pair(
             # 70 miles/hour × 1 hour/60 minutes: a conversion factor, worth 1, written
             # as a quotient of two quantities (numerically 1/60)
             return "unchecked", "a conversion factor written as a quotient of quantities"
-    powers_of_ten = (10, 100, 1000, 10**4, 10**6, 10**9)
-    if a and b and context.scaled and _conversion_factor(a / b, powers_of_ten):
+    if a and b and context.scaled and _conversion_factor(a / b, SCALES):
         return "unchecked", "off by a power of ten (thousands or cents may be implied)"
     return "wrong", f"{_show(a)} ≠ {_show(b)}"
 
@@ -1267,6 +1274,12 @@ _SCALE_DRAWING = re.compile(
 _SIGNIFICANT_FIGURES = re.compile(
     r"\bs\.?\s?f\.?(?![a-z])|\bsig\.?\s*figs?\b|significant|有效数字", re.IGNORECASE
 )
+# Rounding in one direction: 20 ÷ 3 ≈ 6.6 "truncated to one decimal place" is no misrounding.
+_DIRECTED_ROUNDING = re.compile(
+    r"\bround(?:ed|ing)?\s+(?:it\s+|them\s+|the \w+\s+)?(?:up|down)\b|\btruncat|"
+    r"\bcut\s+off\b|进一法|去尾法|收尾法|向上取|向下取",
+    re.IGNORECASE,
+)
 _PLACE_NAMES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "十分位": 1, "百分位": 2}
 _PLACE_NAMES |= {"千分位": 3, "0.1": 1, "0.01": 2, "0.001": 3}
 _COUNT_NAMES = {"one": 1, "two": 2, "three": 3, "一": 1, "两": 2, "二": 2, "三": 3}
@@ -1323,6 +1336,9 @@ def read_step(step: str, problem: str = "") -> StepReading:
         problem_major=bool(_CURRENCY_SIGN.search(problem) or _MAJOR_IN_TEXT.search(problem)),
         problem_minor=bool(_MINOR_IN_TEXT.search(problem)),
         places_asked=_places_asked(step) | _places_asked(problem),
+        directed_rounding=bool(
+            _DIRECTED_ROUNDING.search(step) or _DIRECTED_ROUNDING.search(problem)
+        ),
         significant_figures=bool(
             _SIGNIFICANT_FIGURES.search(step) or _SIGNIFICANT_FIGURES.search(problem)
         ),

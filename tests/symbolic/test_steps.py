@@ -310,43 +310,6 @@ def test_a_machine_printed_float_is_not_a_wrong_rounding() -> None:
 
 
 @pytest.mark.parametrize(
-    "step",
-    [
-        "100/7 ≈ 14.27",  # 14.2857…: no rounding, no cut-off gives .27
-        "5/3 ≈ 1.65",
-        "-5/3 ≈ -1.76",
-        "100/7 = 14.27 (approx.)",
-        # a real model's step (the MAV MATH run): the answer 44% shown as 43.96%
-        "(168.96 / 384) * 100% = 43.96% (approximately)",
-    ],
-)
-def test_an_approximation_that_is_no_rounding_of_its_calculation_is_wrong(step: str) -> None:
-    assert verdicts(step) == ["wrong"], claims_in(step)
-
-
-@pytest.mark.parametrize(
-    ("step", "verdict"),
-    [
-        ("22/7 ≈ 3.15", "unchecked"),  # 3.142857…: rounded the other way, a slip of one unit
-        ("5/3 ≈ 1.66", "unchecked"),  # cut off
-        ("1.5 × 1.5 ≈ 2.24", "unchecked"),
-        ("3.14 × 5^2 ≈ 78.54", "unchecked"),  # 78.54 is π × 25: 3.14 may be a rounded π
-        ("0.33 × 3 ≈ 1.00", "unchecked"),  # 0.33 may be a rounded third
-        ("1000 × 1.05^10 ≈ 1638.89", "unchecked"),  # 1.05 read as rounded spans it
-        ("1/3 ≈ 0.4", "unchecked"),  # one place may be a loose estimate
-        ("1/3 ≈ 0.3", "ok"),
-        ("1000/3 ≈ 333.3", "ok"),
-        ("100/7 = 14.3 (approximately)", "ok"),
-        ("2/3 ≈ 0.67 (rounded to the nearest hundredth)", "ok"),
-        ("18 - 6 = 12（约）", "ok"),
-        ("5 × 3 = 15 (apples)", "ok"),
-    ],
-)
-def test_an_approximation_any_rounding_explains_is_not_flagged(step: str, verdict: str) -> None:
-    assert verdicts(step) == [verdict], claims_in(step)
-
-
-@pytest.mark.parametrize(
     ("problem", "step"),
     [
         # Found on Gemini's MATH solutions (right work): conversions between made-up units,
@@ -532,3 +495,56 @@ def test_a_claim_is_quoted_with_the_students_ellipsis() -> None:
 def test_digits_that_go_on_are_no_cut_off(step: str) -> None:
     # the dots say the decimal continues: the digits written begin the exact value
     assert check_step_list("Round to the nearest hundredth.", [step])[0].verdict == "ok"
+
+
+# ---------------------------------------------------------------- rounding asked for
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        ("用去尾法保留一位小数：20÷3≈？", "20÷3≈6.6"),
+        ("用进一法保留一位小数：10÷3≈？", "10÷3≈3.4"),
+        ("用进一法保留两位小数：10÷3", "10÷3≈3.34"),
+        ("用去尾法保留两位小数：200÷3", "200÷3≈66.66"),
+        ("Round down to the nearest tenth: 20 ÷ 3", "20 ÷ 3 ≈ 6.6"),
+        ("Round up to the nearest tenth: 10 ÷ 3", "10 ÷ 3 ≈ 3.4"),
+        ("Truncate to two decimal places: 200 ÷ 3", "200 ÷ 3 ≈ 66.66"),
+        # which way is asked is not read: a half-up rounding is not vouched for either
+        ("Round up to the nearest tenth: 10 ÷ 3", "10 ÷ 3 ≈ 3.3"),
+        # read another way the rounding is the one asked for
+        ("What percent of 9 is 7? Round to the nearest hundredth of a percent.", "7/9 ≈ 77.78"),
+        ("Evaluate -3^2 / 7 to two decimal places.", "-3^2/7 ≈ 1.29"),
+    ],
+)
+def test_a_rounding_the_problem_may_ask_for_is_not_wrong(problem: str, step: str) -> None:
+    assert [f.verdict for f in check_step_list(problem, [step])] == ["unchecked"]
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        ("用进一法保留一位小数：10÷3≈？", "10÷3≈3.5"),  # neither raised nor cut off
+        ("保留一位小数：20÷3≈？", "20÷3≈6.6"),  # 四舍五入 is the default: 6.7
+        ("Round to the nearest tenth: 20 ÷ 3", "20 ÷ 3 ≈ 6.6"),
+        ("What percent of 9 is 7? Round to the nearest hundredth of a percent.", "7/9 ≈ 77.87"),
+        ("Evaluate -3^2 / 7 to two decimal places.", "-3^2/7 ≈ 1.92"),
+    ],
+)
+def test_a_value_no_reading_rounds_to_is_still_wrong(problem: str, step: str) -> None:
+    assert [f.verdict for f in check_step_list(problem, [step])] == ["wrong"]
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        ("100/7 = 14.3 (approximately)", "ok"),
+        ("2/3 ≈ 0.67 (rounded to the nearest hundredth)", "ok"),
+        ("100/3 = 33.33 (approx.)", "ok"),
+        ("100/7 = 14.27 (approx.)", "unchecked"),  # approximate: not judged a misrounding
+        ("18 - 6 = 12（约）", "ok"),
+        ("5 × 3 = 15 (apples)", "ok"),  # a unit, not a remark
+    ],
+)
+def test_a_remark_on_rounding_in_parentheses_is_read_as_words(step: str, verdict: str) -> None:
+    assert verdicts(step) == [verdict], claims_in(step)
