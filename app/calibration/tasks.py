@@ -3,6 +3,7 @@ threshold, then the engineered verifier sets per subject."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,7 +32,9 @@ async def _refit_calibrator(ctx: dict[str, Any], min_samples: int) -> str:
         outcomes = await labelled_outcomes_from(session)
     if len(outcomes) < min_samples or len({o.correct for o in outcomes}) < 2:
         return f"skipped: {len(outcomes)} validated outcomes (need {min_samples}, both outcomes)"
-    model = fit_with_promise(
+    # Seconds of numpy on a large ledger: off the worker's event loop, which runs other jobs.
+    model = await asyncio.to_thread(
+        fit_with_promise,
         outcomes,
         target=verify.target_precision,
         delta=verify.precision_delta,
