@@ -10,8 +10,11 @@ import random
 from dataclasses import replace
 from functools import partial
 
+import pytest
+
 from app.verification.calibration import (
     Calibrator,
+    _shrunk,
     ece,
     evidence_features,
     fit_evidence_model,
@@ -328,3 +331,37 @@ def test_a_problems_copies_never_score_it_so_memorised_noise_certifies_nothing()
     # The problem bound (`clusters`) folds by problem too.
     bounded = fit_evidence_model(rows, labels, target=0.9, delta=0.05, clusters=problems)
     assert bounded.threshold is None
+
+
+def test_a_block_of_few_problems_keeps_part_of_the_models_score() -> None:
+    # Block 1: sixteen copies of one problem, all wrong, scored 0.3 by the model; block 2:
+    # sixteen problems, all right, scored 0.9. One problem is one witness, sixteen are sixteen.
+    scores = [0.3] * 16 + [0.9] * 16
+    problems = ["same"] * 16 + [f"p{i}" for i in range(16)]
+    knots_x, knots_y = _shrunk([0.5, 1.0], [0.0, 1.0], scores, problems, prior_problems=10)
+    assert knots_x == [0.5, 1.0]
+    assert knots_y == pytest.approx([10 * 0.3 / 11, (16 + 10 * 0.9) / 26])
+    # No prior: the observed rates.
+    assert _shrunk([0.5, 1.0], [0.0, 1.0], scores, problems, prior_problems=0)[1] == [0.0, 1.0]
+
+
+def test_shrinking_that_breaks_the_order_is_pooled_again() -> None:
+    # The top block is one problem the model scored 0.55: shrunk to 0.59, below the 0.9 of
+    # the forty problems under it. The map stays monotone: the two blocks are pooled.
+    scores = [0.45] * 40 + [0.55] * 8
+    problems = [f"p{i}" for i in range(40)] + ["one"] * 8
+    knots_x, knots_y = _shrunk([0.5, 1.0], [0.9, 1.0], scores, problems, prior_problems=10)
+    assert len(knots_x) == len(knots_y) == 1 and knots_x == [1.0]
+    assert 0.59 < knots_y[0] < 0.9
+
+
+def test_the_prior_moves_the_confidence_shown_not_what_is_verified() -> None:
+    rows, labels = outcomes(1500, 0)
+    shrunk = fit_evidence_model(rows, labels, target=0.95, delta=0.05)
+    observed = fit_evidence_model(rows, labels, target=0.95, delta=0.05, prior_problems=0)
+    assert shrunk.threshold is not None and observed.threshold is not None
+    assert shrunk.post_y != observed.post_y
+    fresh, _ = outcomes(1000, 2)
+    assert [shrunk.predict(r) >= shrunk.threshold for r in fresh] == [
+        observed.predict(r) >= observed.threshold for r in fresh
+    ]
