@@ -781,8 +781,11 @@ def _judge_pair(
         negative = literal_side.negative
         places = _decimal_places(literal)
         written = Fraction(literal.text) * (-1 if negative else 1)
-        directed = places and context.directed_rounding and places in context.places_asked
-        # which way is asked is not read: rounded, cut off or raised, none is judged
+        # Which way is asked is not read: a value rounded, cut off or raised at its own places
+        # (to a whole number too: 100 ÷ 45 ≈ 2 where 进一法 asks 3) is not judged.
+        directed = context.directed_rounding and (
+            places in context.places_asked or not context.places_asked
+        )
         if directed and written in _roundings(exact, places) | _cut_or_raised(exact, places):
             return "unchecked", "rounded up or down, as the problem may ask (进一法, 去尾法)"
         if places and written in _roundings(exact, places):
@@ -1275,9 +1278,12 @@ _SIGNIFICANT_FIGURES = re.compile(
     r"\bs\.?\s?f\.?(?![a-z])|\bsig\.?\s*figs?\b|significant|有效数字", re.IGNORECASE
 )
 # Rounding in one direction: 20 ÷ 3 ≈ 6.6 "truncated to one decimal place" is no misrounding.
+# The way may follow what is rounded ("round 7/9 down to the nearest hundredth"): up to three
+# words between, none of them "to" (so "round to the nearest tenth and write it down" is not).
 _DIRECTED_ROUNDING = re.compile(
-    r"\bround(?:ed|ing)?\s+(?:it\s+|them\s+|the \w+\s+)?(?:up|down)\b|\btruncat|"
-    r"\bcut\s+off\b|进一法|去尾法|收尾法|向上取|向下取",
+    r"\bround(?:ed|ing)?\s+(?:(?!to\b)[^\s.?!。，,;；]+\s+){0,3}?(?:up|down)(?:wards?)?\b|"
+    r"\btowards?\s+zero\b|\bfloor\b|\bceil(?:ing)?\b|\btruncat|\bcut\s+off\b|"
+    r"进一法|去尾法|收尾法|向上取|向下取|舍去|只入不舍|只舍不入",
     re.IGNORECASE,
 )
 _PLACE_NAMES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "十分位": 1, "百分位": 2}

@@ -77,8 +77,9 @@ _UNIT_IN_PARENTHESES = re.compile(r"(?<=\d)\s*\(([^()\d=+\-*/^⟂⟦⟧]{1,12})\
 # = 43.96% (approximately), ≈ 3.14 (rounded to the nearest hundredth): a remark on rounding
 # in parentheses is prose, not a bracket the calculation opens (nor a unit)
 _ROUNDING_REMARK = re.compile(
-    r"\s*[(（]\s*(?:approx(?:imately|\.)?|rounded\b[^()]{0,40}|to the nearest\b[^()]{0,30}"
-    r"|约|大约|近似|四舍五入)\s*[)）]",
+    r"\s*[(（]\s*(?:approx(?:imately|\.)?|rounded\b[^()（）]{0,40}|to the nearest\b[^()（）]{0,30}"
+    r"|to\s+\d\s*(?:d\.?\s?p\.?|decimal places?)|约|大约|近似|四舍五入|保留[^()（）]{1,8}"
+    r"|精确到[^()（）]{1,8})\s*[)）]",
     re.IGNORECASE,
 )
 # 180 minutes (before dinner) + 80 minutes (homework): a label in parentheses after a unit
@@ -191,7 +192,9 @@ def to_plain(text: str) -> str:
     plain = latex_to_plain(text)
     plain = "".join(_UNICODE.get(c, c) for c in plain)
     plain = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), plain)
-    plain = _ROUNDING_REMARK.sub(lambda m: f" {m.group(0).strip()[1:-1].strip()} ", plain)
+    # A rounding remark says how the number beside it was made, not a term (the context is
+    # read from the step as written): "0.333 (to 3 d.p.)" is 0.333.
+    plain = _ROUNDING_REMARK.sub(" ", plain)
     plain = _UNIT_IN_PARENTHESES.sub(lambda m: f" ⟦{m.group(1).strip()}⟧ ", plain)
     plain = _LABEL_IN_PARENTHESES.sub(lambda m: f" ⟦{m.group(1).strip()}⟧ ", plain)
     return plain.replace("{", "(").replace("}", ")").replace("$", " ")

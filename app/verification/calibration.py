@@ -97,14 +97,27 @@ def is_proof_row(row: Signals) -> bool:
     return proof_in(row) is not None
 
 
+def _share(value: float | None) -> float | None:
+    """A share or a confidence as a feature: a value outside [0, 1] is clipped to it, and one
+    that is no number at all (NaN from a verifier's JSON) is no evidence."""
+    if value is None or math.isnan(value):
+        return None
+    return min(max(value, 0.0), 1.0)
+
+
 def evidence_features(row: Signals) -> dict[str, float]:
     """The evidence model's features from one ledger row (`verdict_signals`): sample agreement,
     the approval share over decisive votes (an abstention is no evidence), their product, each
-    verifier's vote (+1/−1, 0 abstained) and the quick verifier's confidence."""
-    votes = {key.removeprefix("verifier:"): value for key, value in row.items() if _is_vote(key)}
+    verifier's vote (+1/−1, 0 abstained: its sign, whatever a stored value says) and the quick
+    verifier's confidence."""
+    votes = {
+        key.removeprefix("verifier:"): math.copysign(1.0, value) if value else 0.0
+        for key, value in row.items()
+        if _is_vote(key) and not math.isnan(value)
+    }
     decisive = [v for v in votes.values() if v != 0.0]
     features: dict[str, float] = {}
-    agreement = row.get("self_consistency")
+    agreement = _share(row.get("self_consistency"))
     if agreement is not None:
         features["agreement"] = agreement
     if decisive:
@@ -114,8 +127,9 @@ def evidence_features(row: Signals) -> dict[str, float]:
             features["agreement_x_approval"] = agreement * share
     for verifier, vote in votes.items():
         features[f"vote:{verifier}"] = vote
-    if "quick_confidence" in row:  # the quick verifier's own P(correct), when it gave one
-        features["quick_confidence"] = row["quick_confidence"]
+    confidence = _share(row.get("quick_confidence"))
+    if confidence is not None:  # the quick verifier's own P(correct), when it gave one
+        features["quick_confidence"] = confidence
     return features
 
 
@@ -454,6 +468,8 @@ def fit_evidence_model(
     The model kept is fitted on all model-only outcomes, followed by the same map. Too few
     outcomes (or one class only): no threshold, so only proofs verify.
     """
+    if not prior_problems >= 0:
+        raise ValueError(f"prior_problems must be a count of problems, not {prior_problems}")
     keys: Sequence[Hashable] = list(range(len(rows))) if clusters is None else clusters
     folds_by: Sequence[Hashable] = keys if problems is None else problems
     flagged = [False] * len(rows) if proof_only is None else proof_only

@@ -515,6 +515,11 @@ def test_digits_that_go_on_are_no_cut_off(step: str) -> None:
         # read another way the rounding is the one asked for
         ("What percent of 9 is 7? Round to the nearest hundredth of a percent.", "7/9 ≈ 77.78"),
         ("Evaluate -3^2 / 7 to two decimal places.", "-3^2/7 ≈ 1.29"),
+        # a way asked after the number, or in other words (a tester's round)
+        ("Round 7/9 down to the nearest hundredth.", "7/9 ≈ 0.77"),
+        ("Round 7/9 downward to the nearest hundredth.", "7/9 ≈ 0.77"),
+        ("Use floor to two decimal places.", "7/9 ≈ 0.77"),
+        ("保留两位小数，多余的数位舍去。", "7/9 ≈ 0.77"),
     ],
 )
 def test_a_rounding_the_problem_may_ask_for_is_not_wrong(problem: str, step: str) -> None:
@@ -548,3 +553,39 @@ def test_a_value_no_reading_rounds_to_is_still_wrong(problem: str, step: str) ->
 )
 def test_a_remark_on_rounding_in_parentheses_is_read_as_words(step: str, verdict: str) -> None:
     assert verdicts(step) == [verdict], claims_in(step)
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # the nearest rounding is not vouched for where a way is asked: 进一法 makes it 3
+        ("每辆车坐45人，100人需要几辆车？（用进一法）", "100 ÷ 45 ≈ 2（辆）"),
+        ("A bus holds 40 people. 130 people travel. How many buses? Round up.", "3.25 ≈ 3"),
+        ("Round 1/3 up to the nearest whole number.", "1/3 ≈ 0"),
+        ("Estimate by rounding up: 4.2 + 3.1", "4.2 + 3.1 ≈ 7"),
+        ("Round 1/3 up to one decimal place.", "1/3 ≈ 0.3"),
+        ("Round 2/3 down to two decimal places.", "2/3 ≈ 0.67"),
+    ],
+)
+def test_a_nearest_rounding_where_a_way_is_asked_is_not_vouched_for(
+    problem: str, step: str
+) -> None:
+    assert [f.verdict for f in check_step_list(problem, [step])] == ["unchecked"]
+
+
+@pytest.mark.parametrize(
+    ("problem", "step", "verdict"),
+    [
+        # "down" with "to" between is no way asked: the half-up rounding is judged
+        ("Round to the nearest hundredth and write it down.", "7/9 ≈ 0.77", "wrong"),
+        ("Round to the nearest hundredth and write it down.", "7/9 ≈ 0.78", "ok"),
+        # a remark naming the places is prose, wherever its parentheses are
+        ("Round to the nearest hundredth.", "1/3 ≈ 0.33 （保留两位小数）", "ok"),
+        ("Round to 3 decimal places.", "1/3 ≈ 0.333 (to 3 d.p.)", "ok"),
+        ("Round to 3 decimal places.", "1/3 ≈ 0.334 (to 3 d.p.)", "wrong"),
+    ],
+)
+def test_rounding_words_that_ask_no_way_leave_the_rounding_judged(
+    problem: str, step: str, verdict: str
+) -> None:
+    assert [f.verdict for f in check_step_list(problem, [step])] == [verdict]

@@ -365,3 +365,22 @@ def test_the_prior_moves_the_confidence_shown_not_what_is_verified() -> None:
     assert [shrunk.predict(r) >= shrunk.threshold for r in fresh] == [
         observed.predict(r) >= observed.threshold for r in fresh
     ]
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1e300, -5.0])
+def test_a_share_that_is_no_share_is_clipped_or_no_evidence(bad: float) -> None:
+    # A verifier's JSON can say NaN or 1e300 for its confidence: the fit neither raises nor
+    # gives a P outside [0, 1].
+    rows, labels = outcomes(200, 1)
+    for row in rows[::7]:
+        row["self_consistency"] = row["quick_confidence"] = bad
+    model = fit_evidence_model(rows, labels, target=0.9, delta=0.05)
+    assert all(0.0 <= model.predict(row) <= 1.0 for row in rows)
+    features = evidence_features({"self_consistency": bad, "quick_confidence": bad})
+    assert all(0.0 <= v <= 1.0 for v in features.values())
+
+
+def test_a_prior_of_fewer_than_no_problems_is_refused() -> None:
+    rows, labels = outcomes(100, 1)
+    with pytest.raises(ValueError, match="prior_problems"):
+        fit_evidence_model(rows, labels, target=0.9, delta=0.05, prior_problems=-1)
