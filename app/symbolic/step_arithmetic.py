@@ -1278,12 +1278,19 @@ _SIGNIFICANT_FIGURES = re.compile(
     r"\bs\.?\s?f\.?(?![a-z])|\bsig\.?\s*figs?\b|significant|有效数字", re.IGNORECASE
 )
 # Rounding in one direction: 20 ÷ 3 ≈ 6.6 "truncated to one decimal place" is no misrounding.
-# The way may follow what is rounded ("round 7/9 down to the nearest hundredth"): up to three
-# words between, none of them "to" (so "round to the nearest tenth and write it down" is not).
+# The way may follow what is rounded ("round the price per kilogram down to …"): up to six
+# words between, none of them "to" (so "round to the nearest tenth and write it down" is
+# not). A question that needs a whole count ("how many buses are needed", 至少需要几辆, 最多能
+# 装几瓶) asks a way too: 100 ÷ 45 ≈ 2 is the nearest rounding, and 3 buses are needed.
 _DIRECTED_ROUNDING = re.compile(
-    r"\bround(?:ed|ing)?\s+(?:(?!to\b)[^\s.?!。，,;；]+\s+){0,3}?(?:up|down)(?:wards?)?\b|"
-    r"\btowards?\s+zero\b|\bfloor\b|\bceil(?:ing)?\b|\btruncat|\bcut\s+off\b|"
-    r"进一法|去尾法|收尾法|向上取|向下取|舍去|只入不舍|只舍不入",
+    r"\bround(?:ed|ing)?[\s-]+(?:(?!to\b)[^\s.?!。，,;；]+\s+){0,6}?(?:up|down)\b|"
+    r"\b(?:up|down)wards?\b|\btowards?\s+zero\b|\bfloor\b|\bceil(?:ing)?\b|\btruncat|"
+    r"\bcut\b[^.?!。]{0,20}?\boff\b|\bchop|"
+    r"\bdrop(?:s|ped|ping)?\s+(?:the\s+|all\s+)?(?:remaining|rest|extra|other|last)\b|"
+    r"\bhow\s+many\b[^.?!。]{0,60}?\b(?:needed|need|required)\b|\bat\s+(?:least|most)\b|"
+    r"\b(?:minimum|maximum|fewest|most)\s+number\b|"
+    r"进一|去尾|收尾|向上取|向下取|舍[去掉弃]|截[取尾断]|去掉|不进位|不要?四舍五入|只入不舍|只舍不入|"
+    r"至少|至多|最多|最少",
     re.IGNORECASE,
 )
 _PLACE_NAMES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "十分位": 1, "百分位": 2}

@@ -75,11 +75,13 @@ _LATEX_THOUSANDS = re.compile(r"(?<=\d)\{,\}(?=\d{3})")
 # 18 - 6 = 12（个）, 5 × 3 = 15 (apples): a unit in parentheses after a number
 _UNIT_IN_PARENTHESES = re.compile(r"(?<=\d)\s*\(([^()\d=+\-*/^⟂⟦⟧]{1,12})\)")
 # = 43.96% (approximately), ≈ 3.14 (rounded to the nearest hundredth): a remark on rounding
-# in parentheses is prose, not a bracket the calculation opens (nor a unit)
+# in parentheses is prose, not a bracket the calculation opens (nor a unit). Its free words
+# hold no relation or operator: "(rounded, since 45 + 37 = 83)" is a claim.
+_REMARK_WORDS = r"[^()（）=≈<>+×*÷]"
 _ROUNDING_REMARK = re.compile(
-    r"\s*[(（]\s*(?:approx(?:imately|\.)?|rounded\b[^()（）]{0,40}|to the nearest\b[^()（）]{0,30}"
-    r"|to\s+\d\s*(?:d\.?\s?p\.?|decimal places?)|约|大约|近似|四舍五入|保留[^()（）]{1,8}"
-    r"|精确到[^()（）]{1,8})\s*[)）]",
+    rf"\s*[(（]\s*(?:approx(?:imately|\.)?|rounded\b{_REMARK_WORDS}{{0,40}}"
+    rf"|to the nearest\b{_REMARK_WORDS}{{0,30}}|to\s+\d\s*(?:d\.?\s?p\.?|decimal places?)"
+    rf"|约|大约|近似|四舍五入|保留{_REMARK_WORDS}{{1,8}}|精确到{_REMARK_WORDS}{{1,8}})\s*[)）]",
     re.IGNORECASE,
 )
 # 180 minutes (before dinner) + 80 minutes (homework): a label in parentheses after a unit

@@ -520,6 +520,18 @@ def test_digits_that_go_on_are_no_cut_off(step: str) -> None:
         ("Round 7/9 downward to the nearest hundredth.", "7/9 ≈ 0.77"),
         ("Use floor to two decimal places.", "7/9 ≈ 0.77"),
         ("保留两位小数，多余的数位舍去。", "7/9 ≈ 0.77"),
+        ("Write 2/3 to 2 decimal places, going downwards.", "2/3 ≈ 0.66"),
+        ("Write 2/3 to the nearest hundredth (round-down).", "2/3 ≈ 0.66"),
+        (
+            "Round the price per kilogram down to the nearest hundredth: $20 for 3 kg.",
+            "20 ÷ 3 ≈ 6.66",
+        ),
+        ("Write 2/3 to 2 decimal places, dropping the remaining digits.", "2/3 ≈ 0.66"),
+        ("Write 2/3 to 2 decimal places, chopping off the rest.", "2/3 ≈ 0.66"),
+        ("7÷9的商保留两位小数，多余的部分舍掉", "7÷9≈0.77"),
+        ("7÷9的商保留两位小数（截取）", "7÷9≈0.77"),
+        ("7÷9的商用“去尾”的方法保留两位小数。", "7÷9≈0.77"),
+        ("7÷9的商保留两位小数（不进位）", "7÷9≈0.77"),
     ],
 )
 def test_a_rounding_the_problem_may_ask_for_is_not_wrong(problem: str, step: str) -> None:
@@ -565,6 +577,13 @@ def test_a_remark_on_rounding_in_parentheses_is_read_as_words(step: str, verdict
         ("Estimate by rounding up: 4.2 + 3.1", "4.2 + 3.1 ≈ 7"),
         ("Round 1/3 up to one decimal place.", "1/3 ≈ 0.3"),
         ("Round 2/3 down to two decimal places.", "2/3 ≈ 0.67"),
+        # a whole count asked for asks a way: 3 buses are needed, 27 bottles
+        (
+            "100 students go on a trip. Each bus holds 45. How many buses are needed?",
+            "100 ÷ 45 ≈ 2",
+        ),
+        ("有100名学生，每辆车坐45人，至少需要几辆车？", "100÷45≈2（辆）"),
+        ("一个瓶子装0.4千克油，10.5千克油至少需要几个瓶子？", "10.5÷0.4=26.25≈26（个）"),
     ],
 )
 def test_a_nearest_rounding_where_a_way_is_asked_is_not_vouched_for(
@@ -583,6 +602,9 @@ def test_a_nearest_rounding_where_a_way_is_asked_is_not_vouched_for(
         ("Round to the nearest hundredth.", "1/3 ≈ 0.33 （保留两位小数）", "ok"),
         ("Round to 3 decimal places.", "1/3 ≈ 0.333 (to 3 d.p.)", "ok"),
         ("Round to 3 decimal places.", "1/3 ≈ 0.334 (to 3 d.p.)", "wrong"),
+        # a remark holding a calculation is no remark: it is never read away as ok
+        ("", "3 + 4 = 7 (rounded, since 45 + 37 = 83)", "unchecked"),
+        ("", "(rounded: 2.5 × 4 = 11) 3 + 4 = 7", "unchecked"),
     ],
 )
 def test_rounding_words_that_ask_no_way_leave_the_rounding_judged(
