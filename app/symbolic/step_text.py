@@ -84,6 +84,11 @@ _ROUNDING_REMARK = re.compile(
     rf"|约|大约|近似|四舍五入|保留{_REMARK_WORDS}{{1,8}}|精确到{_REMARK_WORDS}{{1,8}})\s*[)）]",
     re.IGNORECASE,
 )
+# 25 km/h, 9.8 m/s, 3 g/cm^3 after a number: one unit, not a division by the variable h.
+_COMPOUND_UNIT = re.compile(
+    r"(?<=\d)(\s*)((?:km|m|cm|mm|mi|ft|yd|g|kg|mg|t|L|l|mL|ml)/"
+    r"(?:h|hr|s|sec|min|d|L|l|mL|ml|kg|g|m|cm|km|gal)(?:\^?[23])?)(?![A-Za-z0-9/^(])"
+)
 # 180 minutes (before dinner) + 80 minutes (homework): a label in parentheses after a unit
 _LABEL_IN_PARENTHESES = re.compile(
     r"(?<=[A-Za-z⟧])\s*\(\s*([A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ]{2,30})\s*\)"
@@ -197,6 +202,7 @@ def to_plain(text: str) -> str:
     # A rounding remark says how the number beside it was made, not a term (the context is
     # read from the step as written): "0.333 (to 3 d.p.)" is 0.333.
     plain = _ROUNDING_REMARK.sub(" ", plain)
+    plain = _COMPOUND_UNIT.sub(lambda m: f" ⟦{m.group(2)}⟧ ", plain)
     plain = _UNIT_IN_PARENTHESES.sub(lambda m: f" ⟦{m.group(1).strip()}⟧ ", plain)
     plain = _LABEL_IN_PARENTHESES.sub(lambda m: f" ⟦{m.group(1).strip()}⟧ ", plain)
     return plain.replace("{", "(").replace("}", ")").replace("$", " ")

@@ -59,6 +59,8 @@ def test_a_right_conversion_is_ok(step: str) -> None:
         # every number with its unit: 1 + 30 = 31 excuses nothing (once marked ok)
         ("The first movie is 1 hour + 30 minutes = 31 minutes.", "90 minutes ≠ 31 minutes"),
         ("1200 inches + 720 inches + 120 feet = 2040 feet", "280 feet ≠ 2040 feet"),
+        ("72 km/h = 2 m/s", "20 m/s ≠ 2 m/s"),  # a compound unit is one unit
+        ("36 km/h = 11 m/s", "10 m/s ≠ 11 m/s"),
     ],
 )
 def test_a_wrong_conversion_is_wrong(step: str, why: str) -> None:
@@ -76,7 +78,6 @@ def test_a_wrong_conversion_is_wrong(step: str, why: str) -> None:
         ("", "3时 + 2小时 = 6时"),  # 时: three o'clock
         ("", "5 mins = 30 seconds"),  # a spelling not read
         ("", "20 daps = 35 yaps"),
-        ("", "72 km/h = 2 m/s"),
         ("", "5 km × 60 = 300 m"),  # true for its numbers only: no verdict either way
         ("", "On a map, 1 cm = 5 km"),
         ("The scale of the drawing is 1 cm to 2 m.", "3 cm = 6 m"),
@@ -198,3 +199,24 @@ def test_a_correspondence_the_problem_sets_up_is_no_conversion(
 )
 def test_a_plain_conversion_question_keeps_its_flags(problem: str, step: str) -> None:
     assert verdicts(step, problem) == ["wrong"]
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # after a number, km/h is one unit (it was read as a division by the variable h)
+        ("100 ÷ 4 = 25 km/h", "ok"),
+        ("100 ÷ 4 = 26 km/h", "wrong"),
+        ("100000 ÷ 10800 ≈ 9.26 m/s", "ok"),
+        ("72 km/h = 20 m/s", "ok"),
+        ("90 km/h ÷ 60 = 1.5 km/min", "ok"),
+        ("5 m/s × 60 = 300 m/min", "ok"),
+        ("20 m/s × 3.6 = 72 km/h", "ok"),
+        ("4 km/h + 2 km/h = 7 km/h", "wrong"),
+        ("72 km/h × 1000 ÷ 3600 = 20 m/s", "unchecked"),  # true for its numbers only
+        ("10 m/s = 36 mph", "unchecked"),  # metric to customary, rounded
+        ("v = d/t = 100/4 = 25 m/s", "ok"),  # the letters of the formula stay prose
+    ],
+)
+def test_a_compound_unit_after_a_number_is_one_unit(step: str, verdict: str) -> None:
+    assert verdicts(step) == [verdict], claims_in(step)
