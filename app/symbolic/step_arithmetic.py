@@ -937,8 +937,20 @@ def _judge_converted(
     bare = read.bare_numbers()
     if bare and numbers is not None:  # a number without a unit may be a conversion factor
         alone = _judge_pair(_Side(numbers[0], ()), _Side(numbers[1], ()), separator, context)
-        if alone is not None and alone[0] == "ok" and {a / b, b / a} & bare:
-            return "ok", "a conversion factor written as a bare number"
+        factors = {a / b, b / a} & bare
+        if alone is not None and alone[0] == "ok" and factors:
+            # The factor must go the right way: 72 km/h ÷ 3.6 = 20 m/s, not × 3.6 = 259.2 m/s
+            # (the numbers agree either way; the quantities only one way).
+            factor = factors.pop()
+            before = read.without_factor(factor).in_unit()
+            try:
+                applied_right = evaluate(before[0]) == evaluate(before[1])
+            except _NOT_JUDGED:
+                return "unchecked", "true for its numbers, not for its units"
+            if applied_right:
+                return "ok", "a conversion factor written as a bare number"
+            unit = read.unit
+            return "wrong", f"the factor {_show(factor)} goes the other way for {unit}"
         if alone is not None and alone[0] != "wrong":
             return "unchecked", "true for its numbers, not for its units"
     if read.across_systems():

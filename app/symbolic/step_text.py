@@ -84,10 +84,11 @@ _ROUNDING_REMARK = re.compile(
     rf"|约|大约|近似|四舍五入|保留{_REMARK_WORDS}{{1,8}}|精确到{_REMARK_WORDS}{{1,8}})\s*[)）]",
     re.IGNORECASE,
 )
-# 25 km/h, 9.8 m/s, 3 g/cm^3 after a number: one unit, not a division by the variable h.
+# 25 km/h, 9.8 m/s after a number: one unit, not a division by the variable h. Not with a
+# power (g/cm^3): the units module reads no powers, and a unit it cannot read is a count.
 _COMPOUND_UNIT = re.compile(
     r"(?<=\d)(\s*)((?:km|m|cm|mm|mi|ft|yd|g|kg|mg|t|L|l|mL|ml)/"
-    r"(?:h|hr|s|sec|min|d|L|l|mL|ml|kg|g|m|cm|km|gal)(?:\^?[23])?)(?![A-Za-z0-9/^(])"
+    r"(?:h|hr|s|sec|min|d|L|l|mL|ml|kg|g|m|cm|km|gal))(?![A-Za-z0-9/^(])"
 )
 # 180 minutes (before dinner) + 80 minutes (homework): a label in parentheses after a unit
 _LABEL_IN_PARENTHESES = re.compile(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from app.symbolic.normalize import ParseError
@@ -82,6 +82,20 @@ class QuantitySides:
             for part in side
             if isinstance(part, Token) and part.kind == "num"
         }
+
+    def without_factor(self, factor: Fraction) -> QuantitySides:
+        """The claim with the bare numbers equal to `factor` read as 1: what it says before
+        that conversion factor is applied (2 hours × 60 = 120 minutes: 2 hours = 120 minutes)."""
+
+        def drop(side: tuple[_Part, ...]) -> tuple[_Part, ...]:
+            return tuple(
+                replace(part, text="1")
+                if isinstance(part, Token) and part.kind == "num" and Fraction(part.text) == factor
+                else part
+                for part in side
+            )
+
+        return QuantitySides(drop(self.left), drop(self.right), self.unit)
 
 
 def read_sides(left: Sequence[Token], right: Sequence[Token]) -> QuantitySides | None:

@@ -220,3 +220,32 @@ def test_a_plain_conversion_question_keeps_its_flags(problem: str, step: str) ->
 )
 def test_a_compound_unit_after_a_number_is_one_unit(step: str, verdict: str) -> None:
     assert verdicts(step) == [verdict], claims_in(step)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # the numbers agree; the factor goes the other way for the units (a tester's round)
+        "72 km/h × 3.6 = 259.2 m/s",
+        "72 km/h × 60 = 4320 km/min",
+        "6 m/s ÷ 60 = 0.1 m/min",
+        "120 minutes × 60 = 7200 hours",
+        "3 km ÷ 1000 = 0.003 m",
+    ],
+)
+def test_a_conversion_factor_the_wrong_way_round_is_wrong(step: str) -> None:
+    (claim,) = claims_in(step)
+    assert claim.verdict == "wrong" and "goes the other way" in claim.why, claim
+
+
+@pytest.mark.parametrize(
+    "step",
+    ["72 km/h ÷ 3.6 = 20 m/s", "3 km × 1000 = 3000 m", "2 × 1.5 hours × 60 = 180 minutes"],
+)
+def test_a_conversion_factor_the_right_way_round_is_ok(step: str) -> None:
+    assert verdicts(step) == ["ok"], claims_in(step)
+
+
+def test_a_compound_unit_with_a_power_is_not_read() -> None:
+    # g/cm^3 is no unit the units module reads: equal numbers prove nothing of kg/m^3
+    assert verdicts("2 g/cm^3 ÷ 1000 = 0.002 kg/m^3") == []
