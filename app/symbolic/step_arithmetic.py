@@ -949,8 +949,7 @@ def _judge_converted(
                 return "unchecked", "true for its numbers, not for its units"
             if applied_right:
                 return "ok", "a conversion factor written as a bare number"
-            unit = read.unit
-            return "wrong", f"the factor {_show(factor)} goes the other way for {unit}"
+            return "wrong", f"the factor {_show(factor)} goes the other way for {read.unit}"
         if alone is not None and alone[0] != "wrong":
             return "unchecked", "true for its numbers, not for its units"
     if read.across_systems():

@@ -22,13 +22,14 @@ import bisect
 import json
 import math
 import random
-from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
+
+from app.verification.precision import effective_size
 
 Signals = Mapping[str, float]
 
@@ -383,10 +384,8 @@ def _shrunk(
         members[block].append((score, problem))
     levels: list[float] = []
     for rate, block_members in zip(knots_y, members, strict=True):
-        sizes = Counter(problem for _, problem in block_members)
-        n = len(block_members)
-        effective = n * n / sum(m * m for m in sizes.values())
-        prior = sum(score for score, _ in block_members) / n
+        effective = effective_size([problem for _, problem in block_members])
+        prior = sum(score for score, _ in block_members) / len(block_members)
         levels.append((effective * rate + prior_problems * prior) / (effective + prior_problems))
     return _pav(knots_x, levels, [float(len(m)) for m in members])
 

@@ -78,13 +78,19 @@ class PrecisionThreshold:
         return self.selected / self.evidence if self.evidence else 0.0
 
 
+def effective_size(clusters: Sequence[Hashable]) -> float:
+    """Kish's effective sample size of outcomes in these clusters: (Σ m)² / Σ m² for m
+    outcomes a cluster (sixteen copies of one problem are about one trial)."""
+    sizes = Counter(clusters)
+    return len(clusters) ** 2 / sum(m * m for m in sizes.values())
+
+
 def clustered_lower(selected: Sequence[tuple[bool, Hashable]], delta: float) -> float:
     """The Clopper–Pearson lower bound of the precision of `selected` (right?, cluster) at
     their effective sample size (Kish): the observed precision over (Σ m)² / Σ m² trials,
     successes rounded down and trials up (both make it stricter)."""
-    sizes = Counter(cluster for _, cluster in selected)
     n = len(selected)
-    effective = n * n / sum(m * m for m in sizes.values())
+    effective = effective_size([cluster for _, cluster in selected])
     right = sum(c for c, _ in selected)
     return clopper_pearson_lower(
         math.floor(right / n * effective + 1e-9), math.ceil(effective - 1e-9), delta
