@@ -218,7 +218,7 @@ def _assignments(
 _ASSIGNED = re.compile(r"^\s*[A-Za-z](?:_\{?\d+\}?|[₀-₉]+)?\s*=\s*")  # "x = …", "x_1 = …"
 _PERCENT_SIGN = re.compile(r"\s*\\?%\s*[.。]?\s*$")
 # An angle in degrees, read in radians so that cos 13° is final and sin 30° (1/2) is not.
-_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:°|\^\s*\{?\s*\\circ\s*\}?|\\degree\b)")
+_DEGREES = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:°|\^\s*\{?\s*\\circ\s*\}?|\\degree\b)")
 
 
 def _in_radians(match: re.Match[str]) -> str:

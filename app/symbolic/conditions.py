@@ -76,9 +76,15 @@ class Condition:
         (x,) = self.symbols
         if self.kind == "relation":
             assert self.lhs is not None and self.rhs is not None and self.op is not None
+            domain = real_domain(self.lhs, x)
+            other = real_domain(self.rhs, x)
+            if domain is None or other is None:
+                return None
             rel = _COMPARE[self.op](evaluate(self.lhs), evaluate(self.rhs))
             result = sp.solveset(rel, x, sp.S.Reals)
-            return result if isinstance(result, sp.Set) else None
+            if not isinstance(result, sp.Set):
+                return None
+            return sp.Intersection(result, domain, other)
         sets = {
             "positive": sp.Interval.open(0, sp.oo),
             "negative": sp.Interval.open(-sp.oo, 0),
@@ -86,6 +92,47 @@ class Condition:
             "nonzero": sp.Union(sp.Interval.open(-sp.oo, 0), sp.Interval.open(0, sp.oo)),
         }
         return sets.get(self.kind)
+
+
+# Functions defined for every real number: nothing of their own to take out of a domain.
+_ENTIRE = (sp.sin, sp.cos, sp.exp, sp.Abs)
+
+
+def real_domain(expr: sp.Expr, x: sp.Symbol) -> sp.Set | None:
+    """Where `expr`, as written, is defined over the reals; None when that is not computed.
+
+    Read on the unevaluated tree: evaluating first cancels x/x to 1 and (√x)² to x, and the
+    relation x/x > 0 would hold at 0, where it is undefined. Denominators are taken out (x ≠ 0),
+    even roots need a non-negative radicand (positive when it divides), logarithms a positive
+    argument; an odd root of a negative, tan, a power in x: not decided here."""
+    domain: sp.Set = sp.S.Reals
+    for node in sp.preorder_traversal(expr):
+        if node.is_Atom or not node.free_symbols or isinstance(node, (sp.Add, sp.Mul)):
+            continue
+        if isinstance(node, sp.Pow):
+            base, exponent = node.base, node.exp
+            if not base.free_symbols:
+                return None  # 2^x: an exponential, not a K12 inequality of this kind
+            if exponent.is_Integer and exponent > 0:
+                continue
+            if exponent.is_Integer:
+                allowed = sp.Complement(sp.S.Reals, sp.solveset(evaluate(base), x, sp.S.Reals))
+            elif exponent.is_Rational and exponent.q % 2 == 0:
+                radicand = evaluate(base)
+                needed = radicand > 0 if exponent < 0 else radicand >= 0
+                allowed = sp.solveset(needed, x, sp.S.Reals)
+            else:
+                return None
+        elif isinstance(node, sp.log) and len(node.args) == 1:
+            allowed = sp.solveset(evaluate(node.args[0]) > 0, x, sp.S.Reals)
+        elif isinstance(node, _ENTIRE):
+            continue
+        else:
+            return None
+        if not isinstance(allowed, sp.Set) or isinstance(allowed, sp.ConditionSet):
+            return None
+        domain = sp.Intersection(domain, allowed)
+    return domain
 
 
 def _sign_test(diff: sp.Expr, op: str) -> bool | None:

@@ -28,11 +28,11 @@ _LATEX = (
     (r"(?<=\d),(?=\d{3}\b)", ""),  # 1,399
 )
 _CONGRUENCE = re.compile(
-    r"(?P<a>\d+)?\s*(?P<x>[a-z])\s*(?:(?P<sign>[+-])\s*(?P<c>\d+)\s*)?≡\s*(?P<b>-?\s*\d+)"
+    r"(?<!\d)(?P<a>\d+)?\s*(?P<x>[a-z])\s*(?:(?P<sign>[+-])\s*(?P<c>\d+)\s*)?≡\s*(?P<b>-?\s*\d+)"
     r"\s*\(\s*mod\s+(?P<m>\d+)\s*\)"
 )
 _INVERSE = re.compile(
-    r"(?P<a>\d+)\s*\^\s*\{?\s*-\s*1\s*\}?\s*\(\s*mod\s+(?P<m>\d+)\s*\)"
+    r"(?<!\d)(?P<a>\d+)\s*\^\s*\{?\s*-\s*1\s*\}?\s*\(\s*mod\s+(?P<m>\d+)\s*\)"
     r"|(?:the\s+|a\s+)?(?:multiplicative|modular)\s+inverse\s+(?:to|of)\s+(?P<a2>\d+)\s*,?"
     r"\s*(?:modulo|mod)\s+(?P<m2>\d+)"
 )

@@ -274,8 +274,8 @@ def latex_to_plain(text: str) -> str:
 
 # Chinese fractions: "3分之2" is 2/3, "百分之20" is 20%, "1又1/2" and "1又3分之2" are mixed numbers.
 _CHINESE_PERCENT = re.compile(r"百分之\s*(\d+(?:\.\d+)?)")
-_CHINESE_FRACTION = re.compile(r"(\d+)\s*分之\s*(\d+)")
-_CHINESE_MIXED = re.compile(r"(\d+)\s*又\s*\(?\s*(\d+)\s*/\s*(\d+)\s*\)?")
+_CHINESE_FRACTION = re.compile(r"(?<!\d)(\d+)\s*分之\s*(\d+)")
+_CHINESE_MIXED = re.compile(r"(?<!\d)(\d+)\s*又\s*\(?\s*(\d+)\s*/\s*(\d+)\s*\)?")
 # "1(5/6)" (Ape210K writes mixed numbers so): 1 + 5/6, or 1 × 5/6 as elsewhere? Abstain.
 _PAREN_FRACTION_AFTER_NUMBER = re.compile(r"(?<![\w.)])\d+\s*\(\s*\d+\s*/\s*\d+\s*\)")
 

@@ -119,6 +119,17 @@ class _Parser:
             right = self.expression(prec if op == "^" else prec + 1)
             if op == "^" and _root_meant(self.tokens[at : self.pos], self.peek()):
                 raise ParseError("9^1/2: (9^1)/2, or the root 9^(1/2)?")
+            after = self.peek()
+            if (
+                op == "^"
+                and not self.conventional
+                and not left.free_symbols
+                and after is not None
+                and after.kind in _STARTS_OPERAND
+            ):
+                # x^2y is x²·y, but a number's power written against a letter is often an
+                # exponent typed without brackets: 2^2x = 16 is x = 4, or 2^(2x) = 16, x = 2?
+                raise ParseError("2^2x: (2^2)x or 2^(2x)?")
             chain = op == "^" and _power_outside_brackets(self.tokens[at : self.pos])
             if chain and not self.conventional:
                 # the convention says 2^(3^2) = 512; a typed 2^3^2 is (2^3)^2 = 64 to many

@@ -112,7 +112,7 @@ class MathProblem:
 
 # "15% of 80", "3 1/2 % of 200", "1/2 % of 200": the whole number before % is the percent;
 # not before another operation. A chain ("20% of 50% of 80") is a product of its percents.
-_PERCENT = r"(?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?"
+_PERCENT = r"(?<!\d)(?:\d+\s+)?\d+(?:\.\d+)?(?:\s*/\s*\d+)?"
 _PERCENT_OF = re.compile(
     rf"(?<![\d./])((?:{_PERCENT}\s*%\s*of\s*)+)(\d+(?:\.\d+)?)"
     r"(?![\d./]|\s*[+\-*/^])",  # "25% of 80 + 20": of 80, or of 100?
@@ -126,7 +126,7 @@ def _percents_of(match: re.Match[str]) -> str:
     return "".join(f"((({p})/100)*" for p in percents) + f"({match.group(2)})" + ")" * len(percents)
 
 
-_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*degrees?\b", re.IGNORECASE)
+_DEGREES = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*degrees?\b", re.IGNORECASE)
 _TIMES_X = re.compile(r"(?<=\d)\s+[xX]\s+(?=\d)")
 _MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
 
@@ -161,7 +161,7 @@ def _prepare(text: str) -> tuple[str, str | None]:
     return space_products(expand_mixed_numbers(text)), form  # again: "3 1/2 %" above
 
 
-_PERCENT_TERM = r"\d+(?:\.\d+)?\s*%"
+_PERCENT_TERM = r"(?<!\d)\d+(?:\.\d+)?\s*%"
 _PERCENTS_ADDED = re.compile(rf"{_PERCENT_TERM}(?:\s*[-+]\s*{_PERCENT_TERM})+")
 
 

@@ -30,7 +30,9 @@ from app.symbolic.step_equations import (
 from app.symbolic.step_text import to_plain
 
 _SIDE = r"[0-9a-z+\-*/^(). ]+"
-_INEQUALITY = re.compile(rf"({_SIDE})(<=|>=|<|>)({_SIDE})")
+# A side starts where the characters a side may hold begin: searched, a long run is tried from
+# its start only, not from each of its characters.
+_INEQUALITY = re.compile(rf"(?<![0-9a-z+\-*/^(). ])({_SIDE})(<=|>=|<|>)({_SIDE})")
 _RELATIONS = {"<": sp.Lt, ">": sp.Gt, "<=": sp.Le, ">=": sp.Ge}
 _ERRORS = (*READ_ERRORS, NotImplementedError)  # solve_univariate_inequality may raise it
 

@@ -9,6 +9,7 @@ arithmetic itself is judged by step_arithmetic. Pure functions (sandboxed).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -260,7 +261,8 @@ def _quantity(quantity: _Quantity, target: str, scale: Fraction) -> list[Token]:
 
 # A quantity the problem states: a number (one word may stand between: "1 game hour", "2
 # real minutes"), or a/an/one/every/per/each/每/一, then a unit.
-_COUNTED = r"(?:\d+(?:[.,]\d+)*|\b(?:an?|one|every|per|each)\b|[每一])"
+# Anchored and possessive: a run of 4,000 digits is tried once, from its start.
+_COUNTED = r"(?:(?<![\d.,])\d++(?:[.,]\d++)*+|\b(?:an?|one|every|per|each)\b|[每一])"
 _STATED_QUANTITY = re.compile(
     rf"{_COUNTED}\s*(?=(?:([A-Za-z]+)\s+)?([A-Za-z]+|[\u4e00-\u9fff]+))"  # words not consumed
 )
@@ -276,6 +278,7 @@ def _spelled_unit(word: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)  # read once for each of a check's forty steps
 def units_related_by(problem: str) -> tuple[str, ...]:
     """The units of each dimension of which the problem states quantities in two or more
     different units ("1 cm on the plan is 2 m", "8 hours a day", "每天工作8小时"): such a

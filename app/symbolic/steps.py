@@ -29,7 +29,7 @@ _FAILURES = (ArithmeticError, ValueError, TypeError, RecursionError, AttributeEr
 # ≡, 进制. Not a triangle's base, "base price", nor a sequence's a_5.
 _OTHER_NUMBER_SYSTEM = re.compile(
     r"\bin\s+base\b|\bbase[-‐]\w+|\(\s*base\s+\d+\s*\)|\bbase\s+\d+\s+"
-    r"(?:numbers?|numerals?|system|representation|notation|digits?)\b|(?<![A-Za-z_])\d+_\{?\d"
+    r"(?:numbers?|numerals?|system|representation|notation|digits?)\b|(?<![A-Za-z_\d])\d+_\{?\d"
     r"|进制|\bmod(?:ulo|ular)?\b|\\pmod|\\bmod|\\equiv|≡|congruen|余数",
     re.IGNORECASE,
 )
@@ -60,7 +60,7 @@ UNCHECKED = StepFinding("unchecked", None, None, "no calculation the symbolic ch
 # full-width brackets, anything but a bracket) is the step's number; any other is read both
 # ways, and where the two readings disagree the step is not judged.
 _LEADING_NUMBER = re.compile(r"^([ \t]*)(?:\((\d{1,2})\)|（(\d{1,2})）)")
-_TWO_READINGS = "a step's number or a factor: its two readings disagree"
+_TWO_READINGS = "the step reads two ways (a step's number or a factor, a note or a division)"
 
 
 def _as_factor(step: str, position: int) -> str:
@@ -75,17 +75,30 @@ def _as_factor(step: str, position: int) -> str:
     return f"{match.group(1)}{number} × {rest.lstrip()}"
 
 
+# "2x + 3 = 11 /-3", "4x = 8 / -4": the operation applied next, noted after the line (as the
+# "| -3" of many school books), or a division by a negative number? Read both ways.
+_OPERATION_NOTE = re.compile(r"(?<=\S)\s+/\s*[-+−]\s*\w+\s*$")
+
+
+def _without_note(step: str, position: int) -> str:
+    note = _OPERATION_NOTE.search(step)
+    return step[: note.start()] if note is not None and "=" in step[: note.start()] else step
+
+
 def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
-    """One finding per step, in order."""
+    """One finding per step, in order; a step written so that it reads two ways is judged
+    only where both readings agree."""
     findings = _check_step_list(problem, steps)
-    factors = [_as_factor(step, index + 1) for index, step in enumerate(steps)]
-    if factors == steps:
-        return findings
-    other = _check_step_list(problem, factors)
-    return [
-        _one_of(mine, theirs, factor != step)
-        for mine, theirs, step, factor in zip(findings, other, steps, factors, strict=True)
-    ]
+    for other_reading in (_as_factor, _without_note):
+        rewritten = [other_reading(step, index + 1) for index, step in enumerate(steps)]
+        if rewritten == steps:
+            continue
+        other = _check_step_list(problem, rewritten)
+        findings = [
+            _one_of(mine, theirs, new != step)
+            for mine, theirs, step, new in zip(findings, other, steps, rewritten, strict=True)
+        ]
+    return findings
 
 
 def _one_of(mine: StepFinding, theirs: StepFinding, ambiguous: bool) -> StepFinding:

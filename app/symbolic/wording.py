@@ -377,9 +377,14 @@ _DIVISOR_MULTIPLE = [
     (re.compile(rf"{_START}{_LIST_ZH}\s*的\s*最大公(?:因|约)数"), math.gcd),
     (re.compile(rf"{_START}{_LIST_ZH}\s*的\s*最小公倍数"), math.lcm),
 ]
+# The words the patterns need, looked for first: a list of 2,000 numbers and no such words is
+# then one linear scan, not a list matched again from each of its numbers.
+_DIVISOR_MULTIPLE_WORDS = re.compile(rf"{_GCD_EN}|{_LCM_EN}|最大公|最小公倍数", _I)
 
 
 def _divisor_multiple(text: str) -> str:
+    if _DIVISOR_MULTIPLE_WORDS.search(text) is None:
+        return text
     for pattern, combine in _DIVISOR_MULTIPLE:
 
         def worked(match: re.Match[str], combine: Callable[..., int] = combine) -> str:

@@ -63,13 +63,22 @@ async def programmatic_verdict(
     )
 
 
-_CLAIM = re.compile(r"\d[^=<>≈≤≥]*[=<>≈≤≥]|[=<>≈≤≥][^0-9]*\d")
+_RELATION = re.compile(r"[=<>≈≤≥]")
+_DIGIT = re.compile(r"\d")
+
+
+def _number_beside_relation(text: str) -> bool:
+    """A digit before some relation, or after one: four scans, linear (a pattern
+    `\\d[^=]*=` restarts at every digit of a long run)."""
+    relations = [m.start() for m in _RELATION.finditer(text)]
+    digits = [m.start() for m in _DIGIT.finditer(text)]
+    return bool(relations and digits) and (digits[0] < relations[-1] or relations[0] < digits[-1])
 
 
 def claims(steps: Sequence[str]) -> bool:
     """Can any step hold a claim the step checks judge: a number on one side of a relation
     (18 - 6 = 12, x > 3)? "Work it out" cannot, and costs no sandbox round trip."""
-    return any(_CLAIM.search(to_plain(step)) for step in steps)
+    return any(_number_beside_relation(to_plain(step)) for step in steps)
 
 
 async def first_false_step(
