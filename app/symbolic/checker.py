@@ -34,7 +34,13 @@ from app.symbolic.expressions import factor_left_to_cancel, fully_factored, numb
 from app.symbolic.expressions import in_form as in_expression_form
 from app.symbolic.inequality import read_set, same_set, solution_set
 from app.symbolic.letters import space_products
-from app.symbolic.normalize import READ_ERRORS, ParseError, normalize, normalized_or_as_written
+from app.symbolic.normalize import (
+    READ_ERRORS,
+    ParseError,
+    normalize,
+    normalized_or_as_written,
+    squeeze_space,
+)
 from app.symbolic.number_words import as_digits
 from app.symbolic.parsing import FUNCTIONS, expand_mixed_numbers, parse_expression
 from app.symbolic.problem import MathProblem
@@ -172,6 +178,7 @@ def check_answer(problem_text: str, candidate: str, unread: bool = False) -> Che
     """The verdict on `candidate` as an answer to `problem_text`. `unread`: the reader is known
     to find no problem it reads in this text (the sandbox's solve said so), so it is not
     read again."""
+    problem_text, candidate = squeeze_space(problem_text), squeeze_space(candidate)
     written = candidate
     if not unread and (choices := choices_in(problem_text)) is not None:
         return _check_choice(choices, candidate)
@@ -322,6 +329,7 @@ _NONE_OF_THE_ABOVE = re.compile(
 def solve_reading_with_choices(text: str) -> tuple[bool, SymbolicSolution | None]:
     """`solver.solve_reading`, and for a multiple-choice problem the letter of the one option
     that is the stem's exact value (none when another option cannot be told apart)."""
+    text = squeeze_space(text)
     choices = choices_in(text)
     if choices is None:
         return solve_reading(text)
@@ -990,6 +998,8 @@ def answers_equivalent(a: str, b: str, problem: str | None = None) -> bool | Non
     The same reader as the checker: a currency sign, and a trailing unit the problem itself
     uses, may go; "990k", "990 thousand", "not 990", "990 per day" are not read. math-verify is
     asked only about plain LaTeX numbers (\\dfrac{1}{2}), never about words or suffixes."""
+    a, b = squeeze_space(a), squeeze_space(b)
+    problem = None if problem is None else squeeze_space(problem)
     if problem is not None and (choices := choices_in(problem)) is not None:
         # "B" and "15" for "What is 7 + 8? A. 14 B. 15 …": the option's text is the answer
         a, b = (choices.options.get(chosen(x, choices) or "", x) for x in (a, b))

@@ -136,8 +136,9 @@ def second_reading(text: str) -> sp.Expr:
     """sympy's reading of `text` (already accepted by our tokenizer), evaluated and bounded."""
     tokenize(text)  # the whitelist gate: parse_expr never sees anything else
     code = _rewrite_based(text)
-    code = re.sub(r"(\d+(?:\.\d+)?|pi)\s*°", r"(\1*pi/180)", code)
-    code = re.sub(r"(\d+(?:\.\d+)?)\s*%", r"(\1/100)", code)
+    # Anchored at a number's start: a 4,000-digit run is tried once, not from each digit.
+    code = re.sub(r"(?<![\d.])(\d+(?:\.\d+)?|pi)\s*°", r"(\1*pi/180)", code)
+    code = re.sub(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%", r"(\1/100)", code)
     code = re.sub(r"\babs\b", "Abs", _bars_to_abs(code))
     local = dict(_LETTERS)  # a copy: parse_expr may add to the dictionary it is given
     try:

@@ -404,6 +404,19 @@ def has_exercise_number(text: str) -> bool:
     return _EXERCISE_NUMBER.search(text) is not None
 
 
+_SPACE_RUN = re.compile(r"\s{2,}")
+
+
+def squeeze_space(text: str) -> str:
+    """Each run of white space as one space, or one line break where it breaks a line.
+
+    Done first, where text enters the readers: their patterns put optional spaces side by side
+    (`\\s*[，,]?\\s*的?\\s*`), and a run of 300 spaces between two letters took one of them
+    265 s to refuse (the 4,000 of a text at the limit would take days). A reading never turns
+    on how many spaces there are."""
+    return _SPACE_RUN.sub(lambda run: "\n" if "\n" in run[0] else " ", text)
+
+
 # A worksheet's answer blank after "=": "12+8=（ ）", "25×4=___", "7-2=□" ask what "= ?" asks.
 # Only at the end of the equation (before punctuation or the end): a blank inside one
 # ("（ ）+5=12") is an unknown, which is not read as one here.

@@ -40,6 +40,7 @@ from app.symbolic.normalize import (
     ellipsis_decimals,
     has_exercise_number,
     normalize,
+    squeeze_space,
 )
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.prose import (
@@ -256,6 +257,7 @@ def _is_mention(run: str) -> bool:
 
 def extract_problem(text: str) -> MathProblem | None:
     """The math problem in `text`, or None when it is not one this reader is sure about."""
+    text = squeeze_space(text)
     try:
         problem = _read(text)
     except (ParseError, TypeError, ValueError, ZeroDivisionError, RecursionError):

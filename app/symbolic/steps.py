@@ -15,6 +15,7 @@ import logging
 import re
 from dataclasses import dataclass
 
+from app.symbolic.normalize import squeeze_space
 from app.symbolic.step_arithmetic import StepReading, read_step
 from app.symbolic.step_equations import derivation_verdicts
 from app.symbolic.step_inequalities import inequality_verdicts
@@ -88,6 +89,7 @@ def _without_note(step: str, position: int) -> str:
 def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     """One finding per step, in order; a step written so that it reads two ways is judged
     only where both readings agree."""
+    problem, steps = squeeze_space(problem), [squeeze_space(step) for step in steps]
     findings = _check_step_list(problem, steps)
     for other_reading in (_as_factor, _without_note):
         rewritten = [other_reading(step, index + 1) for index, step in enumerate(steps)]

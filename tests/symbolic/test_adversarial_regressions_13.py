@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from app.symbolic.checker import check_answer
+from app.symbolic.checker import answers_equivalent, check_answer, solve_reading_with_choices
+from app.symbolic.normalize import squeeze_space
 from app.symbolic.solver import solve_text
 from app.symbolic.steps import check_step_list
 from app.verification.programmatic import claims
@@ -79,12 +80,24 @@ def test_an_operation_note_after_a_line_is_not_read_as_a_division() -> None:
 
 
 @pytest.mark.parametrize(
-    "problem", ["9" * 3999 + "!", "1," * 2000, "9" * 3999 + "x", "2^" * 1999 + "2"]
+    "problem",
+    [
+        "9" * 3999 + "!",
+        "9" * 4000,
+        "1," * 2000,
+        "9" * 3999 + "x",
+        "2^" * 1999 + "2",
+        "x" + " " * 3998 + "y",  # a property question's pattern took 265 s on 300 spaces
+        "计算" + "\u3000" * 3990 + "的",
+        "x" + "\n" * 3998 + "y",
+    ],
 )
 def test_forty_steps_against_a_problem_at_the_size_limit_are_cheap(problem: str) -> None:
     started = time.process_time()
     check_step_list(problem, ["4"] * 40)
     check_answer(problem, "4")
+    solve_reading_with_choices(problem)
+    answers_equivalent(problem[:200], "4", problem)
     # was 9-10 s (a units pattern retried a 4,000-digit run from each digit, forty times)
     assert time.process_time() - started < 2.0
 
@@ -103,3 +116,11 @@ def test_forty_steps_against_a_problem_at_the_size_limit_are_cheap(problem: str)
 )
 def test_a_step_that_may_hold_a_claim(steps: list[str], expected: bool) -> None:
     assert claims(steps) is expected
+
+
+def test_white_space_is_squeezed_but_line_breaks_are_kept() -> None:
+    assert squeeze_space("Solve  2x +\t\t3 = 11") == "Solve 2x + 3 = 11"
+    assert squeeze_space("A. 3\n\n  B. 4\r\nC. 5") == "A. 3\nB. 4\nC. 5"
+    assert squeeze_space("x\u3000\u3000= 2") == "x = 2"
+    solution = solve_text("Solve   2x  +  3   =   11")
+    assert solution is not None and solution.final_answer == "x = 4"
