@@ -207,6 +207,12 @@ async def test_multipart_limits_are_the_apps_own_errors(client: httpx.AsyncClien
     assert_refused(await client.post(path, files=two_images), 422, "too_many_files")
     many_fields: Any = [("image", png), *((f"f{i}", (None, b"x")) for i in range(12))]
     assert_refused(await client.post(path, files=many_fields), 422, "too_many_fields")
+    repeated: Any = [("image", png), ("answer", (None, b"4")), *(("text", (None, b"1+1")),) * 2]
+    response = await client.post(path, files=repeated)
+    assert_refused(response, 422, "invalid_request")
+    assert response.json()["error"]["details"] == [
+        {"field": "text", "problem": "sent more than once"}
+    ]
 
 
 # ---------------------------------------------------------------- D12: checks' text
