@@ -24,6 +24,12 @@ MAX_TOKENS = 200
 FUNCTIONS = tuple(FUNCTION_NAMES.split("|"))
 
 
+# A question's number of more digits is no school problem's, and sympy's solvers take seconds
+# on polynomials with such coefficients (1,900 digits: 20 s). An answer may state more
+# (2^400 written out): it is only compared.
+MAX_QUESTION_DIGITS = 100
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     kind: str  # num | var | const | func | op | post | bar | lparen | rparen
@@ -123,12 +129,10 @@ class _Parser:
             if (
                 op == "^"
                 and not self.conventional
-                and not left.free_symbols
                 and after is not None
                 and after.kind in _STARTS_OPERAND
+                and _exponent_reaches(left, self.tokens[at], after)
             ):
-                # x^2y is x²·y, but a number's power written against a letter is often an
-                # exponent typed without brackets: 2^2x = 16 is x = 4, or 2^(2x) = 16, x = 2?
                 raise ParseError("2^2x: (2^2)x or 2^(2x)?")
             chain = op == "^" and _power_outside_brackets(self.tokens[at : self.pos])
             if chain and not self.conventional:
@@ -171,6 +175,8 @@ class _Parser:
 
     def atom(self, tok: Token) -> sp.Expr:
         if tok.kind == "num":
+            if len(tok.text) > MAX_QUESTION_DIGITS and not self.conventional:
+                raise ParseError("a number too long for a school problem")
             return sp.Rational(tok.text) if "." in tok.text else sp.Integer(tok.text)
         if tok.kind == "var":
             nxt = self.peek()
@@ -246,6 +252,16 @@ class _Parser:
             ):
                 raise ParseError(f"the argument of {tok.text} is ambiguous")
         return build_function(tok.text, arg, _parse_base(tok.base))
+
+
+def _exponent_reaches(base: sp.Expr, first: Token, after: Token) -> bool:
+    """Was the operand written against a power's exponent meant inside it? x^2y is x²·y, but a
+    number's power (2^2x = 16: x = 4, or 2^(2x) = 16, x = 2?), a letter's power before the
+    same letter (x^2x) and a negative exponent (a^-2b) are as often an exponent typed
+    without brackets."""
+    if not base.free_symbols or (first.kind == "op" and first.text == "-"):
+        return True
+    return isinstance(base, sp.Symbol) and after.kind == "var" and after.text == base.name
 
 
 def _root_meant(exponent: list[Token], after: Token | None) -> bool:
@@ -353,7 +369,7 @@ def _unreadable_part(expr: sp.Expr) -> bool:
 
 
 _MIXED_NUMBER = re.compile(
-    r"(?<![\d./^])(?<!\d\s)(\d+)\s+(\d+)\s*/\s*(\d+)(?![\d.]|\s*[a-zA-Z(^\d%])"
+    r"(?<![\d./^])(?<!\d\s)(\d+)[^\S\n]+(\d+)\s*/\s*(\d+)(?![\d.]|\s*[a-zA-Z(^\d%])"
 )
 
 

@@ -627,6 +627,8 @@ def _expression_task(text: str) -> MathProblem | None:
         return None
     if not expression.free_symbols or not is_rational_expression(expression):
         return None
+    if not _real_throughout(expression):
+        return None  # x + (√-4)²: x - 4 only through ℂ
     kind = TASKS[task.group(1).lower()]
     return MathProblem("expression", expression=expression, source=text, form=kind)
 
@@ -675,7 +677,17 @@ def _inequality_problem(conditions: list[Condition], text: str) -> MathProblem |
     (x,) = symbols
     if x.name.startswith("_"):
         return None  # an interval with no unknown named
+    sides = [side for c in conditions for side in (c.lhs, c.rhs) if side is not None]
+    if not all(_real_throughout(side) for side in sides):
+        return None  # x + (√-4)² > 1: no real x makes it defined
     return MathProblem("inequality", variables=[x], conditions=conditions, source=text)
+
+
+def _real_throughout(expr: sp.Expr) -> bool:
+    try:
+        return real_throughout(expr)
+    except UndefinedValue:
+        return False
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

@@ -86,10 +86,20 @@ def _without_note(step: str, position: int) -> str:
     return step[: note.start()] if note is not None and "=" in step[: note.start()] else step
 
 
+# A line of digits alone after a line that ends in a digit: "= 1\n2" is 12 wrapped, or 1 and
+# a 2 below? As a space it is two numbers side by side, which no check reads. A line with a
+# calculation of its own ("= 12\n12 + 3 = 15") is a line.
+_BROKEN_NUMBER = re.compile(r"(?<=\d)\n(?=\d+[ .,;。]*(?:\n|$))")
+
+
+def _unbroken(step: str) -> str:
+    return _BROKEN_NUMBER.sub(" ", step)
+
+
 def check_step_list(problem: str, steps: list[str]) -> list[StepFinding]:
     """One finding per step, in order; a step written so that it reads two ways is judged
     only where both readings agree."""
-    problem, steps = squeeze_space(problem), [squeeze_space(step) for step in steps]
+    problem, steps = squeeze_space(problem), [_unbroken(squeeze_space(step)) for step in steps]
     findings = _check_step_list(problem, steps)
     for other_reading in (_as_factor, _without_note):
         rewritten = [other_reading(step, index + 1) for index, step in enumerate(steps)]

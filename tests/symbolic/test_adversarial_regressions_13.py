@@ -124,3 +124,83 @@ def test_white_space_is_squeezed_but_line_breaks_are_kept() -> None:
     assert squeeze_space("x\u3000\u3000= 2") == "x = 2"
     solution = solve_text("Solve   2x  +  3   =   11")
     assert solution is not None and solution.final_answer == "x = 4"
+
+
+# Round 2 (helper 17) on the changes above.
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Calculate 1\n\n1/2 + 1/4",  # was 7/4: an exercise number read as a mixed number
+        "Calculate:\n1\n1/2 + 1/4",
+        "计算\n1\n1/2+1/4",
+        "2\n1/2 × 4 = ?",
+        "What is\n3\n1/2 + 1/2?",
+    ],
+)
+def test_a_number_on_the_line_before_a_fraction_is_no_mixed_number(problem: str) -> None:
+    assert solve_text(problem) is None
+    assert check_answer(problem, "3/4").verdict != "reject"
+    solution = solve_text("Calculate 1 1/2 + 1/4")
+    assert solution is not None and solution.final_answer == "7/4"
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Solve x + sqrt(-4)^2 > 1",  # was x > 5 through (√-4)² = -4
+        "Solve x*sqrt(-1)^2 > 1",
+        "Solve x + 0*sqrt(-2) > 1",
+        "Simplify x + sqrt(-4)^2",  # was x - 4
+    ],
+)
+def test_a_non_real_part_leaves_an_inequality_or_expression_unread(problem: str) -> None:
+    assert solve_text(problem) is None
+    simplified = solve_text("Simplify x + sqrt(4)^2")
+    assert simplified is not None and simplified.final_answer == "x + 4"
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Solve x^2x = 4",
+        "Simplify x^2x",
+        "Evaluate x^-2x when x = 2",
+        "Evaluate a^-2b when a = 2, b = 8",
+    ],
+)
+def test_an_exponent_typed_without_brackets_is_not_guessed(problem: str) -> None:
+    assert solve_text(problem) is None
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        "Solve " + "9" * 1900 + "x^2 + " + "7" * 1900 + "x = 1",  # 20 s in sympy's solver
+        "Solve x^2 - " + "7" * 1900 + "x + 1 < 0",
+        "Solve x^2 > " + "7" * 1900,
+    ],
+)
+def test_a_questions_number_of_hundreds_of_digits_is_not_read(problem: str) -> None:
+    started = time.process_time()
+    assert solve_text(problem) is None
+    assert check_answer(problem, "x = 1").verdict == "abstain"
+    assert time.process_time() - started < 2.0
+
+
+def test_an_answer_may_state_a_long_value() -> None:
+    assert check_answer("What is 2^400?", str(2**400)).verdict == "approve"
+
+
+@pytest.mark.parametrize(
+    ("steps", "verdict"),
+    [
+        (["18 - 6 = 1\n2"], "unchecked"),  # 12 wrapped: was wrong
+        (["1000 + 234 = 1\n234"], "unchecked"),
+        (["18 - 6 = 12\n12 + 3 = 15"], "ok"),  # a line with its own calculation is a line
+        (["18 - 6 = 12\n12 + 3 = 16"], "wrong"),
+    ],
+)
+def test_a_number_wrapped_onto_the_next_line_is_not_judged(steps: list[str], verdict: str) -> None:
+    assert check_step_list("What is 18 - 6 + 3?", steps)[0].verdict == verdict
