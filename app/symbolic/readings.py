@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any
 
-from app.symbolic.normalize import ParseError, squeeze_space
+from app.symbolic.normalize import ParseError
 from app.symbolic.problem import MathProblem, extract_problem
 
 
@@ -45,5 +45,5 @@ def _read(text: str) -> tuple[Any, ...] | None:
 def same_problem(first: str, second: str) -> bool:
     """Do both texts read as one and the same math problem? (sympy's structural equality:
     `x/4 = 3` and `x = 12` are different problems with one solution.)"""
-    one = _read(squeeze_space(first))
-    return one is not None and one == _read(squeeze_space(second))
+    one = _read(first)
+    return one is not None and one == _read(second)

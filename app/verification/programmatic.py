@@ -68,8 +68,8 @@ _DIGIT = re.compile(r"\d")
 
 
 def _number_beside_relation(text: str) -> bool:
-    """A digit before some relation, or after one: four scans, linear (a pattern
-    `\\d[^=]*=` restarts at every digit of a long run)."""
+    """A digit before some relation, or after one, from where each first and last stands: two
+    linear scans (a pattern `\\d[^=]*=` restarts at every digit of a long run)."""
     relations = [m.start() for m in _RELATION.finditer(text)]
     digits = [m.start() for m in _DIGIT.finditer(text)]
     return bool(relations and digits) and (digits[0] < relations[-1] or relations[0] < digits[-1])
