@@ -16,6 +16,7 @@ import sympy as sp
 
 from app.symbolic.ellipsis import ELLIPSIS
 from app.symbolic.evaluation import evaluate
+from app.symbolic.exclamation import exclamation_in_answer
 from app.symbolic.normalize import READ_ERRORS, ParseError, normalize
 from app.symbolic.parsing import expand_mixed_numbers, parse_expression
 from app.symbolic.units import split_unit
@@ -30,7 +31,9 @@ _ANSWER_PREFIX = re.compile(
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|或|和|、)\s*", re.IGNORECASE)
 _UNIT = re.compile(r"(?<=\d)\s*([a-zA-Z\u4e00-\u9fff]{2,})\.?$")
-_CURRENCY = re.compile(r"^\s*(?:\$|¥|￥|€|£)")
+_CURRENCY = re.compile(r"^\s*([$¥￥€£])")
+# The signs a problem may count its money in; "¥" and "￥" are one (yuan or yen).
+CURRENCY_SIGNS = frozenset("$¥€£")
 # Words after a number that change its value: "4 thousand", "4 squared", "4 tenths", "4万".
 _MULTIPLIER = re.compile(
     r"^(?:thousand|million|billion|trillion|hundred|lakh|crore|dozen|score|gross|grand|k"
@@ -100,7 +103,9 @@ def clean(text: str) -> str:
     if bold is not None:
         text = (bold.group(1) or bold.group(2)).strip()
     text = _MINUS_PLUS.sub("∓", _PLUS_MINUS.sub("±", text))
-    text = normalize(text).strip()
+    written, text = text, normalize(text).strip()
+    if exclamation_in_answer(written) or exclamation_in_answer(text):
+        raise ParseError("'x = 4!': a factorial, or an exclamation?")
     if ELLIPSIS.search(text):
         raise ParseError("'0.666...': only a single value is read with an ellipsis")
     text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。").strip()
@@ -123,8 +128,15 @@ def _strip_unit(text: str, units: frozenset[str] | None) -> str:
 
 
 def value_text(text: str, units: frozenset[str] | None = None) -> str:
-    """The number as written, its currency sign and a unit the problem uses gone."""
-    text = _CURRENCY.sub("", text.strip())
+    """The number as written, its currency sign and a unit the problem uses gone. A sign goes
+    only where the problem counts in it or in no currency at all: "£14" is not "$14"."""
+    text = text.strip()
+    sign = _CURRENCY.match(text)
+    if sign is not None:
+        named = sign.group(1).replace("￥", "¥")
+        counted = CURRENCY_SIGNS & units if units is not None else frozenset()
+        if not counted or named in counted:
+            text = text[sign.end() :]
     number, unit = split_unit(text)
     if unit is not None and units is not None and unit in units:
         text = number  # "20 m/s" where the problem measures in m/s

@@ -18,7 +18,14 @@ from functools import lru_cache
 
 import sympy as sp
 
-from app.symbolic.answers import Candidate, clean, parse_value, read_candidate, value_text
+from app.symbolic.answers import (
+    CURRENCY_SIGNS,
+    Candidate,
+    clean,
+    parse_value,
+    read_candidate,
+    value_text,
+)
 from app.symbolic.choices import Choices, choices_in, chosen
 from app.symbolic.crosscheck import readings_agree, same_value
 from app.symbolic.ellipsis import ellipsis_verdict
@@ -1316,6 +1323,8 @@ def _units(problem_text: str, words_from: str | None = None) -> frozenset[str]:
     words = frozenset(w.lower() for w in found) - _MATH_NAMES
     if "$" in problem_text:  # "$12 an hour": 10 dollars
         words |= {"dollar", "dollars"}
+    # The currency signs it counts in: an answer in another one is not the amount asked for.
+    words |= {sign for sign in CURRENCY_SIGNS if sign in problem_text.replace("￥", "¥")}
     try:
         return words | units_in(normalize(problem_text))
     except ParseError:

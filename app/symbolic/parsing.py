@@ -205,6 +205,9 @@ class _Parser:
         while (tok := self.peek()) is not None and tok.kind == "post":
             self.take()
             if tok.text == "!":
+                following = self.peek()
+                if following is not None and following.text == "!":
+                    raise ParseError("'5!!': a double factorial, or an exclamation?")
                 if expr.free_symbols and not isinstance(expr, sp.Symbol):
                     raise ParseError("factorial of an expression in an unknown is not supported")
                 expr = sp.factorial(expr, evaluate=False)

@@ -31,6 +31,7 @@ from app.symbolic.evaluation import (
     is_plain_number,
     real_throughout,
 )
+from app.symbolic.exclamation import exclamation_in_problem
 from app.symbolic.expressions import ASK_TASK, TASKS, is_rational_expression
 from app.symbolic.functions import function_values
 from app.symbolic.letters import KNOWN_NAME, space_products
@@ -135,12 +136,11 @@ _MATH_CHARS = set("0123456789 +-*/^()=<>!|%°_\t")
 def _prepare(text: str) -> tuple[str, str | None]:
     """The text in plain notation, and the form of answer it asks for (a number of percent,
     a decimal, a fraction, a percent), if any."""
-    text = normalize(text)
+    written, text = text, normalize(text)
+    if exclamation_in_problem(written) or exclamation_in_problem(text):
+        raise ParseError("'5 × 4!', '计算：5×4！': a factorial, or an exclamation?")
     if re.search(r"!=|\s!\s*=", text):
         raise ParseError("'x!=24': x! = 24 or x ≠ 24?")
-    factorial_at_end = r"(?:(?<![A-Za-z])[A-Za-z]|[\d)])\s*!+(?=\s*$|\s+[A-Z\u3400-\u9fff])"
-    if "=" in text and re.search(factorial_at_end, text):
-        raise ParseError("'Solve 7x - 4 = 24!': a factorial, or an exclamation?")
     text = ellipsis_decimals(text)  # "0.333... as a fraction"; never in an answer (ellipsis.py)
     text = strip_instructions(strip_claims(text))
     if ELLIPSIS.search(text):  # left after the repeating decimals: "17÷5=？……？" asks for a
