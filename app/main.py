@@ -23,6 +23,7 @@ from app.api.metrics import router as metrics_router
 from app.api.openapi_docs import build_openapi, camel_case_id
 from app.api.rate_headers import RateLimitHeaders
 from app.api.request_context import RequestContext, install_request_id_logging
+from app.api.url_guard import UrlGuard
 from app.auth import endpoints as token_routes
 from app.calibration import endpoints as calibration_routes
 from app.checks import endpoints as check_routes
@@ -107,6 +108,9 @@ def create_app(
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]  # FastAPI's documented override
     install_request_id_logging()
     install_error_handlers(app)
+    # URLs are bad input too (a key in one, control characters, a parameter named twice):
+    # refused before any route (app/api/url_guard.py).
+    app.add_middleware(UrlGuard)
     install_docs_pages(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.
     app.add_middleware(

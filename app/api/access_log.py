@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import logging
 import re
-from urllib.parse import unquote_plus
 
-# Judged on the decoded text, as the server reads it (`%61ccess_token`, `%73v_…` included).
+from app.auth.keys import as_read
+
+# Judged on the decoded text, as the server reads it (`%61ccess_token`, `%73v_…`, `%2573v_…`,
+# a zero-width space inside included).
 _CREDENTIAL = re.compile(r"(?i)svt?_")
 _CREDENTIAL_NAMES = frozenset({"access_token"})
 ACCESS_LOGGERS = ("uvicorn.access",)
@@ -24,9 +26,10 @@ def _redact_query(query: str) -> str:
     parts = []
     for part in query.split("&"):
         name = part.partition("=")[0]
-        decoded_name = unquote_plus(name, errors="replace").strip().lower()
-        decoded = unquote_plus(part, errors="replace")
-        if decoded_name in _CREDENTIAL_NAMES or _CREDENTIAL.search(decoded):
+        decoded_name = as_read(name).strip().lower()
+        if _CREDENTIAL.search(decoded_name):
+            part = "[redacted]"  # the credential is the parameter's name
+        elif decoded_name in _CREDENTIAL_NAMES or _CREDENTIAL.search(as_read(part)):
             part = f"{name}=[redacted]"
         parts.append(part)
     return "&".join(parts)
@@ -34,9 +37,10 @@ def _redact_query(query: str) -> str:
 
 def redact_url_credentials(text: str) -> str:
     """A path with its query string, credentials out: every parameter whose decoded name is
-    `access_token` or whose decoded text holds a token or key prefix keeps only its name."""
+    `access_token` or whose decoded text holds a token or key prefix keeps only its name (or
+    nothing of it, when its name holds one)."""
     path, mark, query = text.partition("?")
-    if _CREDENTIAL.search(unquote_plus(path, errors="replace")):
+    if _CREDENTIAL.search(as_read(path)):
         path = "[redacted]"
     return path + mark + _redact_query(query) if mark else path
 

@@ -8,8 +8,10 @@ and the request id, not its message (a database error's message holds the statem
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -20,7 +22,6 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
-from app.api.query_guard import QueryStringGuard
 from app.api.request_context import current_request_id
 from app.db.errors import is_invalid_value, is_out_of_resources, is_try_later, sqlstate
 from app.errors import DomainError
@@ -72,7 +73,7 @@ _FIXED_PROBLEMS = {
 
 # An unknown field's name is the caller's text: named back only when it looks like a field
 # name (`colour` for `color`), never when it is prose, markup or long.
-_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
 
 
 def _field(loc: Sequence[int | str], kind: str) -> str:
@@ -87,10 +88,36 @@ def _problem(error: Mapping[str, Any]) -> str:
     return _FIXED_PROBLEMS.get(error["type"], str(error["msg"]))
 
 
+def sent_more_than_once(fields: Iterable[str]) -> ApiError:
+    """A 422 for fields (JSON keys, form fields, query parameters, headers) sent twice: which
+    `text` did the student mean? The last one never wins silently."""
+    named = sorted({_field([f], "extra_forbidden") for f in fields})
+    details = [{"field": f, "problem": "sent more than once"} for f in named]
+    return ApiError(422, "invalid_request", "send each field once", details=details)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        raise sent_more_than_once(key for key, n in counts.items() if n > 1)
+    return obj
+
+
+def refuse_repeated_keys(data: bytes | str) -> None:
+    """422 for a JSON object that names a key twice (pydantic keeps the last one). JSON that
+    does not parse is left to the model's validation, which says what is wrong."""
+    try:
+        json.loads(data, object_pairs_hook=_unique_keys)
+    except (ValueError, RecursionError):
+        return
+
+
 def parse_or_422(model: type[Model], data: bytes | Mapping[str, Any], **context: Any) -> Model:
     """Validate a request body (JSON bytes) or form fields; a mistake is a 422."""
     try:
         if isinstance(data, bytes | str):
+            refuse_repeated_keys(data)
             return model.model_validate_json(data, context=context)
         return model.model_validate(data, context=context)
     except ValidationError as exc:
@@ -117,9 +144,6 @@ def internal_error_response() -> JSONResponse:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    # Query strings are bad input too: refused before any route (app/api/query_guard.py).
-    app.add_middleware(QueryStringGuard)
-
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
         return domain_error_response(exc)

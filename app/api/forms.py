@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.api.errors import ApiError, parse_or_422
+from app.api.errors import ApiError, parse_or_422, sent_more_than_once
 from app.api.uploads import read_image
 from app.settings import InputSettings
 
@@ -95,14 +95,9 @@ async def read_image_form(
         max_fields=len(fields) + 4,  # room for unknown fields, named in the 422
         max_field_bytes=max_field_bytes(limits.max_text_chars),
     )
-    repeated = sorted(key for key in set(form.keys()) if len(form.getlist(key)) > 1)
-    if repeated:  # which `text` did the student mean? Never the last one silently.
-        raise ApiError(
-            422,
-            "invalid_request",
-            "send each form field once",
-            details=[{"field": key, "problem": "sent more than once"} for key in repeated],
-        )
+    repeated = [key for key in set(form.keys()) if len(form.getlist(key)) > 1]
+    if repeated:
+        raise sent_more_than_once(repeated)
     upload = form.get("image")
     if not isinstance(upload, UploadFile):
         raise ApiError(422, "missing_image", "multipart uploads need an 'image' file field")

@@ -20,9 +20,9 @@ from fastapi import Depends, Request
 from fastapi.security import APIKeyQuery, HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.deps import ServicesDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, sent_more_than_once
 from app.auth import student_tokens
-from app.auth.keys import ANONYMOUS, Principal, key_id_of
+from app.auth.keys import ANONYMOUS, Principal
 from app.auth.service import TokenRefusal
 from app.errors import Forbidden
 from app.resources import Resources
@@ -116,30 +116,9 @@ async def authenticate_token_or_refuse(
     )
 
 
-def refuse_api_keys_in_url(request: Request) -> None:
-    """401 for an API key in any query parameter: the key is in logs now and must not work
-    (the log names its id, so the operator can revoke it)."""
-    for name, value in request.query_params.multi_items():
-        key_id = key_id_of(value.strip())
-        if key_id is not None:
-            log.warning(
-                "refused an API key sent in the URL (query parameter %r, key id %s): it may "
-                "be in proxy or browser logs now; consider revoking it",
-                name[:40],
-                key_id,
-            )
-            raise ApiError(
-                401,
-                "api_key_in_url",
-                "an API key must never be sent in a URL (logs, proxies and browser history "
-                "keep URLs): send it in the 'Authorization: Bearer' header from your server, "
-                "and give browsers a per-student token from POST /v1/tokens",
-                headers=_CHALLENGE,
-            )
-
-
 async def _caller(request: Request, services: Resources, credential: str | None) -> Principal:
-    refuse_api_keys_in_url(request)
+    if len(request.headers.getlist("authorization")) > 1:
+        raise sent_more_than_once(["Authorization"])  # which one acts? Not the first silently
     auth = services.settings.auth
     if credential is None:
         if auth.required:
@@ -193,11 +172,10 @@ async def get_stream_caller(
     `access_token` (never a key: refused before anything else, as in any query parameter)."""
     if credentials is not None:
         return await _caller(request, services, credentials.credentials)
-    if access_token is not None:
-        refuse_api_keys_in_url(request)
-        if not student_tokens.looks_like_token(access_token):
-            # Nothing but a token is taken from a URL; not a token is a failed attempt.
-            return await authenticate_token_or_refuse(request, services, access_token)
+    if access_token is not None and not student_tokens.looks_like_token(access_token):
+        # Nothing but a token is taken from a URL (a key there was refused by
+        # app/api/url_guard.py); not a token is a failed attempt.
+        return await authenticate_token_or_refuse(request, services, access_token)
     return await _caller(request, services, access_token)
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import unquote_plus
 
 # student: scans and checks of its tenant; analyst: also its tenant's analytics; platform: the
 # operator's analysts, who see every tenant's analytics and the cross-tenant dashboard.
@@ -73,6 +76,28 @@ def key_id_of(key: str) -> str | None:
     if not sep or len(key_id) != 12 or not secret or not _is_hex(key_id):
         return None  # not one of ours: no lookup (and nothing Postgres would refuse, like NUL)
     return key_id
+
+
+# A key's id anywhere in a text, in either case ("Bearer sv_…", "abcsv_…", "SV_1EE0…"): a key
+# split after its id ("?a=sv_<id>&b=<secret>") still gave its secret away.
+_KEY_WITHIN = re.compile(rf"{PREFIX}([0-9a-f]{{12}})(?![0-9a-f])", re.IGNORECASE)
+
+
+def as_read(url_text: str) -> str:
+    """A URL's text as a reader may end up reading it: percent-decoded until it stops changing
+    (a key encoded twice is still a key), zero-width and other format characters dropped."""
+    for _ in range(4):
+        decoded = unquote_plus(url_text, errors="replace")
+        if decoded == url_text:
+            break
+        url_text = decoded
+    return "".join(c for c in url_text if unicodedata.category(c) != "Cf")
+
+
+def key_id_within(url_text: str) -> str | None:
+    """The id of a key written anywhere in a URL's text (`as_read`), else None."""
+    found = _KEY_WITHIN.search(as_read(url_text))
+    return found.group(1).lower() if found else None
 
 
 def _is_hex(text: str) -> bool:

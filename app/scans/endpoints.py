@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.background import BackgroundTask
 
 from app.api.deps import ServicesDep, SessionDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, sent_more_than_once
 from app.api.openapi_docs import errors
 from app.api.params import ScanId
 from app.auth.caller import Caller, acting_user
@@ -103,6 +103,8 @@ async def create_scan(
     ] = None,
 ) -> Response:
     """Solve and verify a problem (JSON text or a photo). The body is capped before it is read."""
+    if len(request.headers.getlist("idempotency-key")) > 1:
+        raise sent_more_than_once(["Idempotency-Key"])  # FastAPI reads one of them
     scan_request, request_hash = await read_scan_request(request, services, caller)
     if scan_request.corrects_scan_id is not None:
         await _check_correction(session, scan_request, caller)

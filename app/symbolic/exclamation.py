@@ -1,33 +1,44 @@
 """An exclamation mark that may end a sentence or be a factorial: never guessed.
 
 "！" is Chinese punctuation, and "!" ends many an English sentence: "计算：5×4！" asks for 20,
-"x = 4!" answers 4, yet both read as factorials once "！" is folded into "!". A mark right after
-a number, a letter or a bracket at the end of the text (or of a sentence) is read neither way.
+"x = 4!" answers 4, yet both read as factorials once "！" is folded into "!". A problem is read
+with a factorial only where no other reading is possible: a lone number ("What is 5!"), a mark
+that the expression goes on after ("4! × 5", "6!/(4!2!)"), or a text that writes factorials
+so already. An answer with an exclamation mark is never judged.
 """
 
 from __future__ import annotations
 
 import re
 
-# A full-width mark right after something a factorial could apply to: "4！", "x！", "(2+3)！".
-_FULL_WIDTH = re.compile(r"[0-9A-Za-z０-９Ａ-Ｚａ-ｚ)）]\s*！")
-# A "!" (or several) after a number, a lone letter or a bracket, where a sentence ends: the end
-# of the text, or before the next sentence's capital or Chinese character.
-_AT_SENTENCE_END = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|[\d)])\s*!+(?=\s*$|\s+[A-Z\u3400-\u9fff])")
-# An operation or a relation before the mark: "5 × 4!" is 5 × 24 or 20 shouted; "What is 5!"
-# can only mean 120.
-_OPERATION = re.compile(r"[-+*/^=×÷·<>≤≥]")
+# Marks NFKC folds into "!" (with "!" itself: ！ ﹗ ︕ ‼ ⁉ ⁈): punctuation, never a factorial.
+_PUNCTUATION_MARKS = frozenset("！﹗︕‼⁉⁈")
+# The operand a factorial would apply to: a number, a lone letter, a closing bracket or bar.
+_OPERAND = r"(?:\d+(?:\.\d+)?|(?<![A-Za-z])[A-Za-z]|[)\]}|])"
+# An expression goes on after the mark: an operator, a relation, a number, a bracket.
+_GOES_ON = r"\s*[-+*/^×÷·=<>≤≥≠\d()\[\]{}]"
+_FACTORIAL = re.compile(rf"({_OPERAND})\s*!")
+# Math before the operand makes "5 × 4!" either 5 × 24 or a shouted 20.
+_MATH = re.compile(
+    r"\d|[+*/^=×÷·<>≤≥√|]|(?<![A-Za-z])-|-(?![A-Za-z])"
+    r"|\b(?:times|plus|minus|divided|multiplied|over|product|sum|difference|quotient|x)\b",
+    re.IGNORECASE,
+)
 
 
 def exclamation_in_answer(text: str) -> bool:
-    """An answer ending in "!" after its value ("x = 4!", "12!"), or with "！" after one."""
-    return bool(_FULL_WIDTH.search(text) or _AT_SENTENCE_END.search(text))
+    """Any exclamation mark: "x = 4!", "20!.", "4！" may be a right answer said loudly."""
+    return "!" in text or not _PUNCTUATION_MARKS.isdisjoint(text)
 
 
 def exclamation_in_problem(text: str) -> bool:
-    """A problem with "！" after a number or letter, or ending a sentence in "!" after an
-    operation ("What is 5 × 4!"): the reader abstains. A lone "What is 5!" is a factorial."""
-    if _FULL_WIDTH.search(text):
+    """An exclamation mark the reader cannot tell from a factorial: a mark NFKC would fold
+    into "!", or a "!" after an operand where the expression stops ("5 × 4!", "3 + 3! Show",
+    "x = 4!.") with math before it, in a text that writes no factorial the expression goes
+    on after ("4! × 5")."""
+    if not _PUNCTUATION_MARKS.isdisjoint(text):
         return True
-    end = _AT_SENTENCE_END.search(text)
-    return end is not None and bool(_OPERATION.search(text, 0, end.start() + 1))
+    marks = list(_FACTORIAL.finditer(text))
+    if any(re.match(_GOES_ON, text[m.end() :]) for m in marks):
+        return False  # the text writes factorials: "7!/5!."
+    return any(_MATH.search(text, 0, m.start()) for m in marks)

@@ -25,10 +25,11 @@ _NUM = rf"({_N})"
 _START = r"(?<![\d./^)*+\-=])(?<![\d./^)*+\-=]\s)"
 _FRACTION = r"(\d+/\d+|\d*\.\d+)"
 # It ends here: not "3/4 of 60x", "of 60%", "4 * 2", nor before another operation ("the square
-# root of 196 + 4", "the quotient of 12 and 4 / 2", "3/4 of 60 + 4": which comes first?).
-_END = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/+\-])"
+# root of 196 + 4", "the quotient of 12 and 4 / 2", "3/4 of 60 + 4": which comes first?), nor
+# before a factorial ("5 times 4!" is 5 × 24, not (5 × 4)!).
+_END = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/+\-!])"
 # After the second operand of a sum, + and - change nothing: a + (b - c) = (a + b) - c.
-_END_SUM = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/])"
+_END_SUM = r"(?![\d/]|\.\d|\s*[a-zA-Z(^%*/!])"
 _I = re.IGNORECASE
 _IMPERATIVE = r"^\s*(?:please\s+)?"
 

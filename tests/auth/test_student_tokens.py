@@ -384,6 +384,9 @@ async def test_a_tenant_key_in_a_url_is_refused(secured: FastAPI, http: httpx.As
         (f"/v1/scans/{mine['scan_id']}/events", {"access_token": key}, bearer(key)),
         (f"/v1/scans/{mine['scan_id']}", {"api_key": key}, bearer(key)),
         ("/v1/scans", {"user_id": "l1", "key": key}, {}),
+        ("/v1/scans", {"x": f"Bearer {key}"}, bearer(key)),  # not where the value starts
+        ("/v1/scans", {"note": f"my key is {key}."}, bearer(key)),
+        ("/v1/scans", {key: "1"}, bearer(key)),  # as a parameter's name
     ):
         response = await http.get(path, params=params, headers=headers)
         assert response.status_code == 401, (path, response.text)
@@ -391,6 +394,36 @@ async def test_a_tenant_key_in_a_url_is_refused(secured: FastAPI, http: httpx.As
         assert "never" in response.json()["error"]["message"]
     # The key in its header keeps working for server-to-server use.
     assert (await http.get(f"/v1/scans/{mine['scan_id']}", headers=bearer(key))).status_code == 200
+
+
+async def test_a_key_hidden_anywhere_in_a_url_is_refused(
+    secured: FastAPI, http: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Round 16: each of these was a 200 (a key inside a word, in upper case, encoded twice,
+    split after its id, on a route that reads no key, in a path segment)."""
+    key = await make_key(secured, "school-l")
+    key_id, secret = key.split("_")[1], key.split("_", 2)[2]
+    twice = "".join(f"%25{ord(c):02x}" for c in key)
+    for url in (
+        f"/v1/scans?x=abc{key}",
+        f"/v1/scans?x={key.upper()}",
+        f"/v1/scans?x={twice}",
+        f"/v1/scans?a=sv_{key_id}&b={secret}",
+        f"/v1/scans?x=sv_%E2%80%8B{key.removeprefix('sv_')}",
+        f"/v1/scans?{key}",
+        f"/v1/scans?x={key}&x={key}",  # the key before the repeated name
+        f"/healthz?x={key}",
+        f"/readyz?x={key}",
+        f"/no-such-route?x={key}",
+        f"/v1/scans/{key}",
+    ):
+        with caplog.at_level(logging.WARNING, logger="app.api.url_guard"):
+            response = await http.get(url, headers=bearer(key))
+        assert response.status_code == 401, (url, response.text)
+        assert error(response) == "api_key_in_url"
+        assert response.headers["www-authenticate"] == "Bearer"
+    assert key_id in caplog.text and secret[:8] not in caplog.text  # the id, never the secret
+    assert (await http.get("/healthz?x=sv_short")).status_code == 200  # no key id: no key
 
 
 async def test_idempotency_keys_are_per_user(secured: FastAPI, http: httpx.AsyncClient) -> None:
@@ -503,6 +536,9 @@ def test_access_log_lines_never_hold_credentials(caplog: pytest.LogCaptureFixtur
         (f"x=%73v_{key.removeprefix('sv_')}", "x=[redacted]"),
         ("x=" + "".join(f"%{ord(c):02x}" for c in key), "x=[redacted]"),
         (f"a=1&b={token}&c=2", "a=1&b=[redacted]&c=2"),
+        (f"{key}=1&a=2", "[redacted]&a=2"),  # the key as the parameter's name
+        ("x=" + "".join(f"%25{ord(c):02x}" for c in key), "x=[redacted]"),  # encoded twice
+        (f"x=sv_\u200b{key.removeprefix('sv_')}", "x=[redacted]"),  # a zero-width space
     ]:
         assert redact_url_credentials(f"/healthz?{query}") == f"/healthz?{kept}", query
     assert redact_url_credentials("/v1/scans?cursor=abc&limit=5") == "/v1/scans?cursor=abc&limit=5"

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.api.query_guard import has_control_characters
+from app.api.url_guard import has_control_characters
 
 
 def assert_refused(response: httpx.Response, status: int, code: str) -> None:

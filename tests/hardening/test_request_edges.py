@@ -309,3 +309,64 @@ async def test_the_listing_user_id_has_the_body_s_rules(
     response = await client.get(f"/v1/scans?user_id={user_id}")
     assert response.status_code == 422, response.text
     assert (await client.get("/v1/scans?user_id=user_8c1f2a")).status_code == 200
+
+
+# ---------------------------------------------------------------- round 16: a field sent twice
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/scans", '{"text": "1+1", "text": "2+2"}', "text"),
+        ("/v1/checks", '{"problem": "1+1=?", "answer": "2", "answer": "3"}', "answer"),
+        (
+            "/v1/checks",
+            '{"problem": "1+1=?", "answer": "2", "steps": ["1+1=2"], "steps": []}',
+            "steps",
+        ),
+        ("/v1/scans", '{"text": "1+1", "x": {"a": 1, "a": 2}}', "a"),  # nested too
+        ("/v1/scans", '{"text": "1+1", "the text": 1, "the text": 2}', "(unknown field)"),
+    ],
+)
+async def test_a_json_key_sent_twice_is_refused(
+    client: httpx.AsyncClient, path: str, body: str, field: str
+) -> None:
+    """The last `text` won silently (2+2 was solved for a body that also asked 1+1)."""
+    headers = {"content-type": "application/json"}
+    response = await client.post(path, content=body, headers=headers)
+    assert_refused(response, 422, "invalid_request")
+    assert response.json()["error"]["details"] == [
+        {"field": field, "problem": "sent more than once"}
+    ]
+
+
+@pytest.mark.parametrize("query", ["limit=5&limit=100", "user_id=a&user_id=b", "x=1&x="])
+async def test_a_query_parameter_sent_twice_is_refused(
+    client: httpx.AsyncClient, query: str
+) -> None:
+    response = await client.get(f"/v1/scans?{query}")
+    assert_refused(response, 422, "invalid_request")
+    name = query.split("=")[0]
+    assert response.json()["error"]["details"] == [
+        {"field": name, "problem": "sent more than once"}
+    ]
+    assert (await client.get(f"/v1/scans?{query.split('&')[0]}")).status_code == 200
+
+
+async def test_an_idempotency_key_sent_twice_is_refused(client: httpx.AsyncClient) -> None:
+    headers = [("idempotency-key", "k-1"), ("idempotency-key", "k-2")]
+    response = await client.post("/v1/scans", json={"text": "1+1"}, headers=headers)
+    assert_refused(response, 422, "invalid_request")
+    assert response.json()["error"]["details"] == [
+        {"field": "Idempotency-Key", "problem": "sent more than once"}
+    ]
+
+
+async def test_an_authorization_header_sent_twice_is_refused(client: httpx.AsyncClient) -> None:
+    """The first of `Bearer <valid>` and `Bearer junk` acted (the other order was a 401)."""
+    headers = [("authorization", "Bearer a"), ("authorization", "Bearer b")]
+    response = await client.get("/v1/scans", headers=headers)
+    assert_refused(response, 422, "invalid_request")
+    assert response.json()["error"]["details"] == [
+        {"field": "Authorization", "problem": "sent more than once"}
+    ]

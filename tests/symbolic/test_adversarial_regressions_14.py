@@ -22,6 +22,30 @@ from app.symbolic.solver import solve_text
         "Compute 3 + 3!",
         "计算：3+3！",
         "What is 5!!",
+        # the re-test: other operations, marks after a bar or a radical, look-alikes, a
+        # sentence that goes on in small letters or ends in punctuation
+        "what is 5 x 4!",
+        "What is 6 divided by 3!",
+        "What is 5 minus 4!",
+        "What is 5(4)!",
+        "What is 5 × |4|!",
+        "What is √16!",
+        "What is 5 × 4⁉",
+        "What is 5 × 4‼",
+        "Compute 3 + 3! show your work.",
+        "Compute 3 + 3!\nshow work",
+        "Compute 5 × 4! then check it",
+        "Compute 3 + 3!”",
+        "Compute 3 + 3!,",
+        "What is 5 × 4!.",
+        "计算：5×4!。",
+        # a factorial after a number word was taken over the product: (5 × 4)! + 1, verified
+        "What is 5 times 4! + 1",
+        "What is 5 times 4!",
+        "What is 5 plus 4!",
+        "What is the product of 5 and 4!",
+        "What is 5 multiplied by 4!",
+        "What is 2 times 3! ?",
     ],
 )
 def test_an_exclamation_that_may_end_the_sentence_is_not_solved(problem: str) -> None:
@@ -53,11 +77,16 @@ def test_neither_reading_of_such_a_problem_is_judged(problem: str, answer: str) 
         ("2 + 2 = ?", "4！"),
         ("What is 15% of 80?", "12!"),
         ("Solve x^2 = 16", "x = ±4!"),
+        ("What is 5 × 4?", "20!."),
+        ("What is 5 × 4?", "20 !."),
+        ("What is 5 × 4?", "20!。"),
+        ("What is 5 × 4?", "|20|!"),
+        ("Solve x + 1 = 5", "x = 4!,"),
+        ("Solve x + 1 = 5", "x = 4!;"),
+        ("What is 5 times 4! + 1", "121"),
     ],
 )
-def test_a_right_answer_said_with_an_exclamation_is_not_rejected(
-    problem: str, answer: str
-) -> None:
+def test_a_right_answer_said_with_an_exclamation_is_not_rejected(problem: str, answer: str) -> None:
     """The student may be shouting a right answer, or writing a factorial: neither is judged."""
     assert check_answer(problem, answer).verdict == "abstain"
 
@@ -71,6 +100,10 @@ def test_a_right_answer_said_with_an_exclamation_is_not_rejected(
         ("Solve x! = 24", "x = 4", "approve"),
         ("What is (3!)!", "720", "approve"),
         ("计算：5×4", "20", "approve"),
+        ("What is 4! × 5", "120", "approve"),  # the expression goes on after the mark
+        ("What is 5! + 1", "121", "approve"),
+        ("6!/(4!2!)", "15", "approve"),
+        ("7!/5!.", "42", "approve"),  # the text writes factorials: its last one is one too
     ],
 )
 def test_a_factorial_that_cannot_be_an_exclamation_is_still_read(
@@ -85,11 +118,12 @@ def test_where_an_exclamation_is_ambiguous() -> None:
     assert exclamation_in_problem("加油：5×4！")
     assert not exclamation_in_problem("What is 5!")
     assert not exclamation_in_problem("5! + 3 = ?")
-    assert not exclamation_in_problem("加油！2+3=?")  # after a Chinese character: punctuation
+    assert not exclamation_in_problem("Warm-up: What is 4!")  # a hyphen between words
+    assert exclamation_in_problem("加油！2+3=?")  # a mark NFKC folds into "!": never read
     assert exclamation_in_answer("x = 4!")
     assert exclamation_in_answer("4！")
     assert exclamation_in_answer("(2+3)!")
-    assert not exclamation_in_answer("\\frac{6!}{3!}")
+    assert exclamation_in_answer("\\frac{6!}{3!}")  # an answer's factorial is never judged
     assert not exclamation_in_answer("x = 4")
 
 
