@@ -26,8 +26,13 @@ _MATH = re.compile(
 )
 
 
+def _without_thin_spaces(text: str) -> str:
+    return text.replace("\\!", "")  # LaTeX's negative thin space: "20,\!000", "\$1,\!348"
+
+
 def exclamation_in_answer(text: str) -> bool:
     """Any exclamation mark: "x = 4!", "20!.", "4！" may be a right answer said loudly."""
+    text = _without_thin_spaces(text)
     return "!" in text or not _PUNCTUATION_MARKS.isdisjoint(text)
 
 
@@ -36,6 +41,7 @@ def exclamation_in_problem(text: str) -> bool:
     into "!", or a "!" after an operand where the expression stops ("5 × 4!", "3 + 3! Show",
     "x = 4!.") with math before it, in a text that writes no factorial the expression goes
     on after ("4! × 5")."""
+    text = _without_thin_spaces(text)
     if not _PUNCTUATION_MARKS.isdisjoint(text):
         return True
     marks = list(_FACTORIAL.finditer(text))

@@ -143,3 +143,10 @@ def test_an_answer_in_another_currency_is_not_the_amount_asked(
     problem: str, answer: str, verdict: str
 ) -> None:
     assert check_answer(problem, answer).verdict == verdict
+
+
+def test_latex_thin_space_is_no_exclamation() -> None:
+    """MATH writes "20,\\!000" and answers "\\$1,\\!348": LaTeX spacing, not a mark."""
+    assert not exclamation_in_answer(r"\$1,\!348")
+    assert not exclamation_in_problem(r"invest $20,\!000$ dollars for $4$ years")
+    assert check_answer("What is 1000 + 348?", r"1,\!348").verdict == "approve"
