@@ -108,9 +108,6 @@ def create_app(
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]  # FastAPI's documented override
     install_request_id_logging()
     install_error_handlers(app)
-    # URLs are bad input too (a key in one, control characters, a parameter named twice):
-    # refused before any route (app/api/url_guard.py).
-    app.add_middleware(UrlGuard)
     install_docs_pages(app)
     # The multipart envelope around an image of the maximum size needs a little headroom.
     app.add_middleware(
@@ -118,6 +115,10 @@ def create_app(
         max_bytes=settings.input.max_upload_bytes + 64 * 1024,
         max_json_bytes=settings.input.max_json_bytes,
     )
+    # URLs are bad input too (a key in one, control characters, a parameter named twice):
+    # refused before any route, and before the body's cap (a key in the URL of a 70 kB body
+    # is still named for revoking: app/api/url_guard.py).
+    app.add_middleware(UrlGuard)
     # Outermost of ours: every response carries X-Request-ID, and an exception nothing else
     # handled becomes a JSON 500 (Starlette's fallback is a plain-text page).
     app.add_middleware(RequestContext)

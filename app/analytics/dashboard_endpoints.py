@@ -68,6 +68,15 @@ def _login_page(message: str = "") -> str:
     )
 
 
+_SEND_ONCE = "Send each field of the form once."
+
+
+async def _sent_twice(request: Request) -> bool:
+    """A form field sent twice: which `api_key` was meant? Never the last one silently."""
+    form = await request.form()  # already read (and capped) for the route's Form() fields
+    return any(len(form.getlist(name)) > 1 for name in set(form.keys()))
+
+
 def _refusal(status: int, message: str, retry_after: float | None = None) -> HTMLResponse:
     headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else None
     return HTMLResponse(_login_page(message), status_code=status, headers=headers)
@@ -107,6 +116,8 @@ async def open_session(
     """Exchange a link's token for the session cookie, keeping the token's own expiry."""
     if not same_origin(request):
         return _refusal(403, "This form only works from this server's own page.")
+    if await _sent_twice(request):
+        return _refusal(422, _SEND_ONCE)
     secret = await _secret(services)
     if len(token) > _MAX_FIELD_CHARS or not dashboard_tokens.verify(secret, token):
         return await _failed(request, services) or _refusal(
@@ -121,6 +132,8 @@ async def login(
 ) -> Response:
     if not same_origin(request):
         return _refusal(403, "This form only works from this server's own page.")
+    if await _sent_twice(request):
+        return _refusal(422, _SEND_ONCE)
     principal = (
         await services.authenticator.principal(api_key)
         if len(api_key) <= _MAX_FIELD_CHARS
@@ -187,6 +200,8 @@ async def _failed(request: Request, services: Resources) -> Response | None:
 
 
 async def _bearer_sees_every_tenant(request: Request, services: Resources) -> bool:
+    if len(request.headers.getlist("authorization")) > 1:
+        return False  # which one would act? Neither, not the first silently
     header = request.headers.get("authorization", "")
     if not header.lower().startswith("bearer "):
         return False

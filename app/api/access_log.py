@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 
-from app.auth.keys import as_read
+from app.auth.keys import as_read, key_ids_within
 
 # Judged on the decoded text, as the server reads it (`%61ccess_token`, `%73v_…`, `%2573v_…`,
 # a zero-width space inside included).
@@ -38,7 +38,9 @@ def _redact_query(query: str) -> str:
 def redact_url_credentials(text: str) -> str:
     """A path with its query string, credentials out: every parameter whose decoded name is
     `access_token` or whose decoded text holds a token or key prefix keeps only its name (or
-    nothing of it, when its name holds one)."""
+    nothing of it, when its name holds one); a URL with an API key's id anywhere is all gone."""
+    if key_ids_within(text):
+        return "[redacted]"  # refused; its secret may sit in any part ("?a=sv_<id>&b=<secret>")
     path, mark, query = text.partition("?")
     if _CREDENTIAL.search(as_read(path)):
         path = "[redacted]"

@@ -16,6 +16,7 @@ import uuid
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.auth.keys import key_ids_within
 from app.logs import REQUEST_ID as _request_id
 from app.logs import JsonFormatter
 
@@ -57,8 +58,8 @@ def _incoming_id(scope: Scope) -> str:
     for name, value in scope.get("headers", ()):
         if name == b"x-request-id":
             candidate: str = value.decode("latin-1")
-            if _ACCEPTABLE_ID.fullmatch(candidate):
-                return candidate
+            if _ACCEPTABLE_ID.fullmatch(candidate) and not key_ids_within(candidate):
+                return candidate  # echoed and logged: never a pasted API key
     return uuid.uuid4().hex
 
 

@@ -3,9 +3,9 @@ character or a parameter named twice in the query string (422).
 
 A key in a URL is in proxy, browser and access logs by now, so it must not work: wherever it
 hides (a query value, inside other words, a parameter's name, a path segment, percent-encoded
-twice, on a route that reads no key such as /healthz), the request is refused and the log names
-the key's id for the operator to revoke. Only the event stream takes a credential from the URL,
-a per-student token (app/auth/caller.py).
+twice, on a route that reads no key such as /healthz, with a body over its cap), the request is
+refused and the log names each key's id for the operator to revoke. Only the event stream
+takes a credential from the URL, a per-student token (app/auth/caller.py).
 
 Every query parameter here is an id, a name, a number or a cursor: none has a use for a control
 character, and Postgres refuses NUL in text outright (a 500 from inside the query, were it let
@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl, unquote_to_bytes
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.errors import ApiError, error_body, sent_more_than_once
-from app.auth.keys import key_id_within
+from app.auth.keys import key_ids_within
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +46,14 @@ def has_control_characters(query_string: bytes) -> bool:
 def url_problem(path: str, query_string: bytes) -> ApiError | None:
     """Why the URL is refused, or None."""
     query = query_string.decode("latin-1")  # as Starlette decodes it for the routes
-    key_id = key_id_within(f"{path}?{query}")
-    if key_id is not None:
-        log.warning(
-            "refused an API key sent in a URL (key id %s): it may be in proxy or browser "
-            "logs now; consider revoking it",
-            key_id,
-        )
+    key_ids = key_ids_within(f"{path}?{query}")
+    if key_ids:
+        for key_id in key_ids:
+            log.warning(
+                "refused an API key sent in a URL (key id %s): it may be in proxy or browser "
+                "logs now; consider revoking it",
+                key_id,
+            )
         return ApiError(401, "api_key_in_url", KEY_IN_URL, headers={"WWW-Authenticate": "Bearer"})
     if not query_string:
         return None

@@ -11,7 +11,6 @@ import hashlib
 import hmac
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote_plus
@@ -81,23 +80,26 @@ def key_id_of(key: str) -> str | None:
 # A key's id anywhere in a text, in either case ("Bearer sv_…", "abcsv_…", "SV_1EE0…"): a key
 # split after its id ("?a=sv_<id>&b=<secret>") still gave its secret away.
 _KEY_WITHIN = re.compile(rf"{PREFIX}([0-9a-f]{{12}})(?![0-9a-f])", re.IGNORECASE)
+# Percent-decodings a URL's text gets: a key encoded this many times over is still found.
+_DECODINGS = 8
 
 
 def as_read(url_text: str) -> str:
     """A URL's text as a reader may end up reading it: percent-decoded until it stops changing
-    (a key encoded twice is still a key), zero-width and other format characters dropped."""
-    for _ in range(4):
+    (up to eight times: a key encoded twice is still a key), and only its ASCII characters (a
+    key is ASCII: a zero-width space, a Hangul filler or a combining joiner inside one does not
+    hide it)."""
+    for _ in range(_DECODINGS):
         decoded = unquote_plus(url_text, errors="replace")
         if decoded == url_text:
             break
         url_text = decoded
-    return "".join(c for c in url_text if unicodedata.category(c) != "Cf")
+    return url_text if url_text.isascii() else "".join(c for c in url_text if c.isascii())
 
 
-def key_id_within(url_text: str) -> str | None:
-    """The id of a key written anywhere in a URL's text (`as_read`), else None."""
-    found = _KEY_WITHIN.search(as_read(url_text))
-    return found.group(1).lower() if found else None
+def key_ids_within(url_text: str) -> list[str]:
+    """The ids of the keys written anywhere in a URL's text (`as_read`)."""
+    return list(dict.fromkeys(m.group(1).lower() for m in _KEY_WITHIN.finditer(as_read(url_text))))
 
 
 def _is_hex(text: str) -> bool:

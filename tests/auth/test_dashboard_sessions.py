@@ -140,6 +140,26 @@ async def test_same_origin_forms_work(secured: FastAPI) -> None:
             assert (await http.get("/dashboard")).status_code == 200
 
 
+async def test_a_form_field_or_an_authorization_sent_twice_opens_nothing(
+    secured: FastAPI,
+) -> None:
+    """Round 16: `api_key=bad&api_key=<platform key>` logged in (the last one won), and two
+    Authorization headers let the first act."""
+    platform, student = await make_key(secured, "platform"), await make_key(secured, "student")
+    same = {"Origin": "http://test", "Content-Type": "application/x-www-form-urlencoded"}
+    async with browser(secured) as http:
+        login = await http.post(
+            "/dashboard/login", content=f"api_key=bad&api_key={platform}", headers=same
+        )
+        link = await http.post("/dashboard/session", content="token=bad&token=1.x", headers=same)
+        assert login.status_code == link.status_code == 422
+        assert "set-cookie" not in login.headers and "set-cookie" not in link.headers
+        two = [("authorization", f"Bearer {platform}"), ("authorization", f"Bearer {student}")]
+        assert (await http.get("/dashboard", headers=two)).status_code == 401
+        one = {"authorization": f"Bearer {platform}"}
+        assert (await http.get("/dashboard", headers=one)).status_code == 200
+
+
 async def test_failed_logins_are_throttled_and_a_valid_key_still_gets_in(secured: FastAPI) -> None:
     platform, analyst = await make_key(secured, "platform"), await make_key(secured, "analyst")
     same = {"Origin": "http://test"}

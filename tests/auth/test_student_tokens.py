@@ -426,6 +426,30 @@ async def test_a_key_hidden_anywhere_in_a_url_is_refused(
     assert (await http.get("/healthz?x=sv_short")).status_code == 200  # no key id: no key
 
 
+async def test_keys_in_a_url_are_each_named_and_none_is_logged(
+    secured: FastAPI, http: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Round 16's re-test: a second key in the URL went unnamed, five encodings hid one, a key
+    in the URL of a body over its cap was a 413 with no warning, a split key's secret was in
+    the access log, and an X-Request-ID holding a key was echoed and logged."""
+    first, second = await make_key(secured, "school-l"), await make_key(secured, "school-m")
+    ids = [k.split("_")[1] for k in (first, second)]
+    five = first.replace("sv_", "%2525252573v_", 1)
+    with caplog.at_level(logging.WARNING, logger="app.api.url_guard"):
+        for response in (
+            await http.get(f"/v1/scans?a={first}&b={second}", headers=bearer(first)),
+            await http.get(f"/v1/scans?x={five}", headers=bearer(first)),
+            await http.post(f"/v1/scans?k={first}", content=b"1" * 70_000, headers=bearer(first)),
+        ):
+            assert response.status_code == 401 and error(response) == "api_key_in_url"
+    assert all(i in caplog.text for i in ids)
+    secret = first.split("_", 2)[2]
+    for url in (f"/v1/scans?a=sv_{ids[0]}&b={secret}", f"/v1/{secret}?k=sv_{ids[0]}"):
+        assert redact_url_credentials(url) == "[redacted]"
+    echoed = await http.get("/healthz", headers={"X-Request-ID": first})
+    assert echoed.headers["x-request-id"] != first and ids[0] not in echoed.headers["x-request-id"]
+
+
 async def test_idempotency_keys_are_per_user(secured: FastAPI, http: httpx.AsyncClient) -> None:
     key = await make_key(secured, "school-m")
     u1, u2 = await mint(http, key, "m1"), await mint(http, key, "m2")
@@ -525,7 +549,7 @@ def test_access_log_lines_never_hold_credentials(caplog: pytest.LogCaptureFixtur
         )
     text = caplog.text
     assert token not in text and key not in text and key.split("_", 2)[2] not in text
-    assert "access_token=[redacted]&x=1" in text and "key=[redacted]" in text
+    assert "access_token=[redacted]&x=1" in text and '"GET [redacted] HTTP/1.1" 401' in text
     assert redact_url_credentials("/v1/scans/x/events?ACCESS%5FTOKEN=abc") == (
         "/v1/scans/x/events?ACCESS%5FTOKEN=[redacted]"
     )
@@ -533,14 +557,21 @@ def test_access_log_lines_never_hold_credentials(caplog: pytest.LogCaptureFixtur
     tail = token.removeprefix("svt_")
     for query, kept in [
         (f"%61ccess_token=%73vt_{tail}", "%61ccess_token=[redacted]"),
-        (f"x=%73v_{key.removeprefix('sv_')}", "x=[redacted]"),
-        ("x=" + "".join(f"%{ord(c):02x}" for c in key), "x=[redacted]"),
         (f"a=1&b={token}&c=2", "a=1&b=[redacted]&c=2"),
-        (f"{key}=1&a=2", "[redacted]&a=2"),  # the key as the parameter's name
-        ("x=" + "".join(f"%25{ord(c):02x}" for c in key), "x=[redacted]"),  # encoded twice
-        (f"x=sv_\u200b{key.removeprefix('sv_')}", "x=[redacted]"),  # a zero-width space
+        (f"svt_{tail}=1&a=2", "[redacted]&a=2"),  # the token as the parameter's name
     ]:
         assert redact_url_credentials(f"/healthz?{query}") == f"/healthz?{kept}", query
+    # A URL with an API key anywhere is refused, and logged as nothing of it: the key's
+    # secret may sit in any part of it ("?a=sv_<id>&b=<secret>").
+    for query in [
+        f"x=%73v_{key.removeprefix('sv_')}",
+        "x=" + "".join(f"%{ord(c):02x}" for c in key),
+        f"{key}=1&a=2",  # the key as the parameter's name
+        "x=" + "".join(f"%25{ord(c):02x}" for c in key),  # encoded twice
+        f"x=sv_\u200b{key.removeprefix('sv_')}",  # a zero-width space
+        f"x=sv_{key[3:9]}\u3164{key[9:]}",  # a Hangul filler
+    ]:
+        assert redact_url_credentials(f"/healthz?{query}") == "[redacted]", query
     assert redact_url_credentials("/v1/scans?cursor=abc&limit=5") == "/v1/scans?cursor=abc&limit=5"
 
 
