@@ -86,9 +86,9 @@ _DECODINGS = 8
 
 def as_read(url_text: str) -> str:
     """A URL's text as a reader may end up reading it: percent-decoded until it stops changing
-    (up to eight times: a key encoded twice is still a key), and only its ASCII characters (a
-    key is ASCII: a zero-width space, a Hangul filler or a combining joiner inside one does not
-    hide it)."""
+    (up to eight times over: a key encoded twice is still a key), and only its ASCII characters
+    (a key is ASCII: a zero-width space, a Hangul filler or a combining joiner inside one does
+    not hide it)."""
     for _ in range(_DECODINGS):
         decoded = unquote_plus(url_text, errors="replace")
         if decoded == url_text:
