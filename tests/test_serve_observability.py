@@ -117,7 +117,7 @@ def test_two_processes_share_metrics_logs_and_dashboard_sessions(tmp_path: Path)
         assert refused.status_code == 401
         lines = log_lines(tmp_path)  # every line is one JSON object
         tagged = [line for line in lines if line["request_id"] == "key-in-url"]
-        assert {line["logger"] for line in tagged} == {"app.auth.caller", "uvicorn.access"}
+        assert {line["logger"] for line in tagged} == {"app.api.url_guard", "uvicorn.access"}
         assert key not in json.dumps(lines)
 
         # A session opened by one process opens the dashboard on the other.
