@@ -8,11 +8,9 @@ before anything parses it on the event loop.
 
 from __future__ import annotations
 
-import json
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.errors import ApiError, error_body
+from app.api.errors import ApiError, domain_error_response
 
 
 class BodySizeLimit:
@@ -33,7 +31,7 @@ class BodySizeLimit:
         limit = self.limit_for(headers)
         declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > limit:
-            await self._refuse(send, limit)
+            await self._refuse(scope, receive, send, limit)
             return
         received = 0
 
@@ -53,17 +51,8 @@ class BodySizeLimit:
     def _message(limit: int) -> str:
         return f"request body is larger than {limit} bytes"
 
-    async def _refuse(self, send: Send, limit: int) -> None:
-        body = json.dumps(error_body("payload_too_large", self._message(limit))).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        refusal = ApiError(
+            413, "payload_too_large", self._message(limit), headers={"connection": "close"}
         )
-        await send({"type": "http.response.body", "body": body})
+        await domain_error_response(refusal)(scope, receive, send)

@@ -3,9 +3,9 @@ character or a parameter named twice in the query string (422).
 
 A key in a URL is in proxy, browser and access logs by now, so it must not work: wherever it
 hides (a query value, inside other words, a parameter's name, a path segment, percent-encoded
-twice, on a route that reads no key such as /healthz, with a body over its cap), the request is
-refused and the log names each key's id for the operator to revoke. Only the event stream
-takes a credential from the URL, a per-student token (app/auth/caller.py).
+over and over, on a route that reads no key such as /healthz, with a body over its cap), the
+request is refused and the log names each key's id for the operator to revoke. Only the event
+stream takes a credential from the URL, a per-student token (app/auth/caller.py).
 
 Every query parameter here is an id, a name, a number or a cursor: none has a use for a control
 character, and Postgres refuses NUL in text outright (a 500 from inside the query, were it let
@@ -16,7 +16,6 @@ added later.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections import Counter
@@ -24,7 +23,7 @@ from urllib.parse import parse_qsl, unquote_to_bytes
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.errors import ApiError, error_body, sent_more_than_once
+from app.api.errors import ApiError, domain_error_response, sent_more_than_once
 from app.auth.keys import key_ids_within
 
 log = logging.getLogger(__name__)
@@ -76,18 +75,4 @@ class UrlGuard:
         if problem is None:
             await self.app(scope, receive, send)
             return
-        extra = {"details": problem.details} if problem.details is not None else {}
-        body = json.dumps(error_body(problem.code, problem.message, **extra)).encode()
-        headers = [(k.lower().encode(), v.encode()) for k, v in (problem.headers or {}).items()]
-        await send(
-            {
-                "type": "http.response.start",
-                "status": problem.status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    *headers,
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await domain_error_response(problem)(scope, receive, send)

@@ -103,9 +103,9 @@ def clean(text: str) -> str:
     if bold is not None:
         text = (bold.group(1) or bold.group(2)).strip()
     text = _MINUS_PLUS.sub("∓", _PLUS_MINUS.sub("±", text))
-    written, text = text, normalize(text).strip()
-    if exclamation_in_answer(written) or exclamation_in_answer(text):
+    if exclamation_in_answer(text):  # before normalize, which folds "！" into "!"
         raise ParseError("'x = 4!': a factorial, or an exclamation?")
+    text = normalize(text).strip()
     if ELLIPSIS.search(text):
         raise ParseError("'0.666...': only a single value is read with an ellipsis")
     text = _ANSWER_PREFIX.sub("", text).strip().rstrip(".。").strip()
